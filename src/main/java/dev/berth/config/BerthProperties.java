@@ -1,0 +1,136 @@
+package dev.berth.config;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+import jakarta.validation.Valid;
+import jakarta.validation.constraints.NotBlank;
+import jakarta.validation.constraints.NotNull;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.validation.annotation.Validated;
+
+/**
+ * Everything an operator configures under {@code berth.*}. These names are the contract that the tests,
+ * the shipped {@code application.yml} and the Helm chart use.
+ *
+ * @param dataDir   where the H2 state database and the allocation directories live
+ * @param name      node name (defaults to the host name when empty)
+ * @param datacenter datacenter the node belongs to
+ * @param nodeClass  operator-chosen class of the node
+ * @param meta       free-form node metadata
+ * @param telemetry  stats collection settings
+ * @param metrics    Prometheus exposition settings
+ * @param drivers    which task drivers are enabled
+ * @param acl        access control
+ * @param client     allocation-runtime limits
+ */
+@Validated
+@ConfigurationProperties("berth")
+public record BerthProperties(
+        @DefaultValue("./data") @NotNull Path dataDir,
+        @DefaultValue("") String name,
+        @DefaultValue("dc1") @NotBlank String datacenter,
+        @DefaultValue("") String nodeClass,
+        Map<String, String> meta,
+        @DefaultValue @Valid Telemetry telemetry,
+        @DefaultValue @Valid Metrics metrics,
+        @DefaultValue @Valid Drivers drivers,
+        @DefaultValue @Valid Acl acl,
+        @DefaultValue @Valid Client client) {
+
+    public BerthProperties {
+        meta = meta == null ? Map.of() : Map.copyOf(meta);
+    }
+
+    /** Directory that holds one sub-directory per allocation. */
+    public Path allocDir() {
+        return dataDir.resolve("alloc");
+    }
+
+    /**
+     * @param collectionInterval          how often host and task stats are sampled
+     * @param publishAllocationMetrics    whether per-task gauges are exported
+     * @param allocationLabels            whether per-task series carry {@code alloc_id}; when false they are
+     *                                    aggregated per job/task group/task to bound cardinality
+     */
+    public record Telemetry(
+            @DefaultValue("1s") @NotNull Duration collectionInterval,
+            @DefaultValue("true") boolean publishAllocationMetrics,
+            @DefaultValue("true") boolean allocationLabels) {
+
+        public Telemetry {
+            if (collectionInterval.isNegative() || collectionInterval.isZero()) {
+                throw new IllegalArgumentException("'berth.telemetry.collection-interval' must be positive, was " + collectionInterval);
+            }
+        }
+    }
+
+    /** @param naming {@code prometheus} (default, {@code berth_} names in base units) or {@code nomad} (Nomad's names). */
+    public record Metrics(@DefaultValue("prometheus") @NotNull MetricsNaming naming) {
+    }
+
+    public record Drivers(
+            @DefaultValue @Valid Driver rawExec,
+            @DefaultValue @Valid Driver exec,
+            @DefaultValue @Valid Docker docker,
+            @DefaultValue @Valid Driver mock) {
+    }
+
+    /** @param enabled whether the driver is offered to tasks (undetected when off). */
+    public record Driver(@DefaultValue("false") boolean enabled) {
+    }
+
+    /**
+     * @param enabled whether the docker driver is offered
+     * @param pull    image pull policy: {@code missing} pulls absent images, {@code never} never contacts a registry
+     */
+    public record Docker(@DefaultValue("false") boolean enabled, @DefaultValue("missing") @NotBlank String pull) {
+    }
+
+    /**
+     * @param enabled        whether requests need a token; off is only allowed on a loopback bind address
+     * @param tokens         the accepted tokens
+     * @param anonymousMetrics whether {@code /actuator/prometheus}, {@code /v1/metrics} and health are readable without a token
+     */
+    public record Acl(
+            @DefaultValue("false") boolean enabled,
+            List<@Valid Token> tokens,
+            @DefaultValue("true") boolean anonymousMetrics) {
+
+        public Acl {
+            tokens = tokens == null ? List.of() : List.copyOf(tokens);
+        }
+    }
+
+    /**
+     * @param name   a label for logs
+     * @param secret the bearer secret
+     * @param scope  {@code read} or {@code write} (write implies read)
+     */
+    public record Token(@DefaultValue("") String name, @NotBlank String secret, @DefaultValue("read") @NotNull TokenScope scope) {
+    }
+
+    public enum TokenScope { READ, WRITE }
+
+    /**
+     * @param maxKillTimeout  upper bound for any task's kill timeout
+     * @param minDynamicPort  lowest port handed out as a dynamic port
+     * @param maxDynamicPort  highest port handed out as a dynamic port
+     */
+    public record Client(
+            @DefaultValue("30s") @NotNull Duration maxKillTimeout,
+            @DefaultValue("20000") int minDynamicPort,
+            @DefaultValue("32000") int maxDynamicPort) {
+
+        public Client {
+            if (minDynamicPort < 1 || maxDynamicPort > 65535 || minDynamicPort > maxDynamicPort) {
+                throw new IllegalArgumentException("'berth.client.min-dynamic-port'/'max-dynamic-port' must be 1..65535 with min <= max, was "
+                        + minDynamicPort + ".." + maxDynamicPort);
+            }
+        }
+    }
+}

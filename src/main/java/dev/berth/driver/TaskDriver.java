@@ -1,0 +1,64 @@
+package dev.berth.driver;
+
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * A task driver: the SPI every way of running a task implements (mock_driver, raw_exec, exec, docker).
+ * Implementations are Spring beans; the {@link DriverManager} fingerprints them and hands them to task runners.
+ *
+ * <p>Threading: every method may be called from any thread, concurrently for different tasks. No method may
+ * block longer than its contract says; {@link #waitTask} never blocks at all.
+ */
+public interface TaskDriver {
+
+    /** The name tasks use in {@code Driver}, e.g. {@code raw_exec}. */
+    String name();
+
+    /** How often {@link #fingerprint()} is called (raw_exec 30 s, mock 500 ms in Nomad). */
+    Duration fingerprintPeriod();
+
+    /**
+     * Health and attributes of the driver right now. Called periodically by the {@link DriverManager}; may
+     * throw, which is reported as undetected/unhealthy ("failed to fingerprint driver") and retried next period.
+     */
+    DriverFingerprint fingerprint();
+
+    /**
+     * Strictly validates a task's {@code Config} against the driver's schema: unknown keys, wrong types and
+     * missing required keys are errors. Returns nothing; throws on the first problem.
+     */
+    void validate(Map<String, Object> config) throws TaskConfigValidationException;
+
+    /** Starts the task and returns its handle. Throws {@link DriverException} (recoverable or not) on failure. */
+    TaskHandle start(TaskConfig task) throws DriverException;
+
+    /**
+     * A future that completes with the task's exit once it ends. Never blocks. Callers always bound their wait
+     * by their own cancellation too (seed 002): a misbehaving driver must not hang a runner.
+     */
+    CompletableFuture<ExitResult> waitTask(TaskHandle handle);
+
+    /**
+     * Stops the task: sends {@code signal} (e.g. {@code SIGTERM}; null means the driver default), waits up to
+     * {@code timeout}, then force-kills the whole task (process group / cgroup / container). Returns once the
+     * task is dead or the kill was sent. {@link TaskNotFoundException} if the task is unknown.
+     */
+    void stop(TaskHandle handle, Duration timeout, String signal) throws DriverException;
+
+    /** Sends a signal (name like {@code SIGUSR1}) to the task. Unknown names are an error, never a silent SIGINT. */
+    void signal(TaskHandle handle, String signal) throws DriverException;
+
+    /**
+     * Releases everything the driver holds for the task. With {@code force}, kills it first; without, a running task
+     * is an error ({@code cannot destroy running task}).
+     */
+    void destroy(TaskHandle handle, boolean force) throws DriverException;
+
+    /**
+     * Re-attaches to a task from a persisted handle after an agent restart. Throws {@link TaskNotFoundException}
+     * when the task is gone (it then counts as exited and follows its restart policy).
+     */
+    TaskHandle recover(TaskHandle handle) throws DriverException;
+}
