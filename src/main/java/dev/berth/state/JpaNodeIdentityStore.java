@@ -3,7 +3,7 @@ package dev.berth.state;
 import java.time.Clock;
 import java.util.function.Supplier;
 
-import dev.berth.fingerprint.NodeIdentityStore;
+import dev.berth.config.NodeIdentityStore;
 
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.annotation.Transactional;

@@ -1,4 +1,4 @@
-package dev.berth.fingerprint;
+package dev.berth.config;
 
 import java.util.function.Supplier;
 
