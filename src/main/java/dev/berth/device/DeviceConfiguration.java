@@ -1,0 +1,43 @@
+package dev.berth.device;
+
+import java.time.Clock;
+import java.util.List;
+
+import dev.berth.device.example.ExampleDevicePlugin;
+import dev.berth.device.nvidia.NvidiaDevicePlugin;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/** Wires the device manager and the built-in plugins (each off unless enabled). */
+@Configuration(proxyBeanMethods = false)
+class DeviceConfiguration {
+
+    @Bean
+    DeviceStatsIndex deviceStatsIndex() {
+        return new DeviceStatsIndex();
+    }
+
+    @Bean
+    DeviceManager deviceManager(ObjectProvider<DevicePlugin> plugins, DeviceProperties properties, DeviceStatsIndex index,
+            ObjectProvider<DeviceUpdateListener> listeners) {
+        // Listeners are resolved lazily: some (metrics, the node) depend on beans that depend on the manager.
+        return new DeviceManager(plugins.orderedStream().toList(), properties, Sleeper.system(), index,
+                List.of((devices) -> listeners.orderedStream().forEach((listener) -> listener.devicesUpdated(devices))));
+    }
+
+    @Bean
+    @ConditionalOnProperty(name = "berth.devices.example.enabled", havingValue = "true")
+    ExampleDevicePlugin exampleDevicePlugin(DeviceProperties properties, Clock clock) {
+        return new ExampleDevicePlugin(properties.example(), Sleeper.system(), clock);
+    }
+
+    @Bean
+    @ConditionalOnProperty(name = "berth.devices.nvidia.enabled", havingValue = "true")
+    NvidiaDevicePlugin nvidiaDevicePlugin(DeviceProperties properties, Clock clock) {
+        return new NvidiaDevicePlugin(properties.nvidia().smiPath(), properties.nvidia().fingerprintPeriod(),
+                properties.callTimeout(), Sleeper.system(), clock);
+    }
+}

@@ -1,0 +1,109 @@
+package dev.berth.device;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The latest statistics of every device instance, indexed by instance ID and filled by the plugins' statistics streams.
+ * A task's device statistics are a lookup of its reserved IDs: {@code O(reserved instances)}, not Nomad's walk over
+ * every host device group per task (seed 001: "tasks x total-host-devices").
+ *
+ * <p>Thread-safe: plugin supervisors write, REST and metrics read, without a global lock.
+ */
+public class DeviceStatsIndex {
+
+    /** One instance's latest statistics and the group it belongs to. */
+    public record Entry(DeviceGroupKey group, DeviceStats stats) {
+    }
+
+    private final ConcurrentHashMap<String, Entry> byInstance = new ConcurrentHashMap<>();
+
+    private final ConcurrentHashMap<String, List<DeviceGroupStats>> byPlugin = new ConcurrentHashMap<>();
+
+    /**
+     * Replaces everything {@code plugin} reported before with {@code groups}: instances it no longer reports disappear
+     * from the index.
+     */
+    public void update(String plugin, List<DeviceGroupStats> groups) {
+        List<DeviceGroupStats> previous = byPlugin.put(plugin, List.copyOf(groups));
+        Set<String> current = new HashSet<>();
+        for (DeviceGroupStats group : groups) {
+            DeviceGroupKey key = group.key();
+            group.instanceStats().forEach((id, stats) -> {
+                current.add(id);
+                byInstance.put(id, new Entry(key, stats));
+            });
+        }
+        if (previous != null) {
+            for (DeviceGroupStats group : previous) {
+                for (String id : group.instanceStats().keySet()) {
+                    if (!current.contains(id)) {
+                        byInstance.remove(id);
+                    }
+                }
+            }
+        }
+    }
+
+    /** Forgets everything {@code plugin} reported. */
+    public void clear(String plugin) {
+        update(plugin, List.of());
+        byPlugin.remove(plugin);
+    }
+
+    /** The latest statistics of one instance, or null. */
+    public Entry get(String instanceId) {
+        return byInstance.get(instanceId);
+    }
+
+    /** Every group of every plugin, as last reported (for {@code /v1/client/stats} {@code DeviceStats}). */
+    public List<DeviceGroupStats> all() {
+        List<DeviceGroupStats> all = new ArrayList<>();
+        byPlugin.values().forEach(all::addAll);
+        return all;
+    }
+
+    /**
+     * The statistics of these instances, grouped by device group in first-seen order. IDs without statistics (not
+     * reported yet, or gone) are skipped, as in Nomad.
+     */
+    public List<DeviceGroupStats> lookup(Collection<String> instanceIds) {
+        if (instanceIds.isEmpty()) {
+            return List.of();
+        }
+        Map<DeviceGroupKey, Map<String, DeviceStats>> grouped = new LinkedHashMap<>();
+        for (String id : instanceIds) {
+            Entry entry = byInstance.get(id);
+            if (entry != null) {
+                grouped.computeIfAbsent(entry.group(), (k) -> new LinkedHashMap<>()).put(id, entry.stats());
+            }
+        }
+        return toGroups(grouped);
+    }
+
+    /**
+     * Merges per-task device statistics into the allocation's: instances of the same group used by different tasks
+     * end up in one {@link DeviceGroupStats} (Nomad concatenates, giving one entry per task: seed 001).
+     */
+    public static List<DeviceGroupStats> merge(Collection<List<DeviceGroupStats>> perTask) {
+        Map<DeviceGroupKey, Map<String, DeviceStats>> grouped = new LinkedHashMap<>();
+        for (List<DeviceGroupStats> task : perTask) {
+            for (DeviceGroupStats group : task) {
+                grouped.computeIfAbsent(group.key(), (k) -> new LinkedHashMap<>()).putAll(group.instanceStats());
+            }
+        }
+        return toGroups(grouped);
+    }
+
+    private static List<DeviceGroupStats> toGroups(Map<DeviceGroupKey, Map<String, DeviceStats>> grouped) {
+        List<DeviceGroupStats> result = new ArrayList<>(grouped.size());
+        grouped.forEach((key, stats) -> result.add(DeviceGroupStats.of(key, stats)));
+        return result;
+    }
+}
