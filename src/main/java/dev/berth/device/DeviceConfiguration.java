@@ -29,6 +29,11 @@ class DeviceConfiguration {
     }
 
     @Bean
+    DeviceAllocator deviceAllocator(DeviceManager manager, DeviceReservationStore store) {
+        return new DeviceAllocator(manager, store);
+    }
+
+    @Bean
     @ConditionalOnProperty(name = "berth.devices.example.enabled", havingValue = "true")
     ExampleDevicePlugin exampleDevicePlugin(DeviceProperties properties, Clock clock) {
         return new ExampleDevicePlugin(properties.example(), Sleeper.system(), clock);
