@@ -32,12 +32,23 @@ public class DeviceAllocator {
 
     private final ConcurrentHashMap<String, Map<String, List<AllocatedDevice>>> byAlloc = new ConcurrentHashMap<>();
 
+    private final List<Runnable> listeners = new java.util.concurrent.CopyOnWriteArrayList<>();
+
     public DeviceAllocator(DeviceManager manager, DeviceReservationStore store) {
         this.manager = manager;
         this.store = store;
         for (DeviceReservationStore.Held held : store.loadAll()) {
             remember(held.task(), List.of(new AllocatedDevice(held.group(), List.of(held.instanceId()))));
         }
+    }
+
+    /** Runs {@code listener} after reservations change (metrics re-label their series). */
+    public void onChange(Runnable listener) {
+        listeners.add(listener);
+    }
+
+    private void changed() {
+        listeners.forEach(Runnable::run);
     }
 
     /** As {@link #allocate(TaskRef, List, List)} without pre-assigned IDs. */
@@ -73,6 +84,7 @@ public class DeviceAllocator {
                 throw new DeviceAllocationException("failed to persist device reservation: " + ex.getMessage());
             }
             remember(task, picked);
+            changed();
         }
         return picked;
     }
@@ -198,6 +210,7 @@ public class DeviceAllocator {
         store.deleteAlloc(allocId);
         if (tasks != null) {
             tasks.values().forEach((devices) -> devices.forEach((device) -> device.ids().forEach(byInstance::remove)));
+            changed();
         }
     }
 

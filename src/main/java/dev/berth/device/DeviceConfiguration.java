@@ -3,7 +3,9 @@ package dev.berth.device;
 import java.time.Clock;
 import java.util.List;
 
+import dev.berth.config.BerthProperties;
 import dev.berth.device.example.ExampleDevicePlugin;
+import io.micrometer.core.instrument.MeterRegistry;
 import dev.berth.device.nvidia.NvidiaDevicePlugin;
 
 import org.springframework.beans.factory.ObjectProvider;
@@ -31,6 +33,21 @@ class DeviceConfiguration {
     @Bean
     DeviceAllocator deviceAllocator(DeviceManager manager, DeviceReservationStore store) {
         return new DeviceAllocator(manager, store);
+    }
+
+    @Bean
+    DeviceMetrics deviceMetrics(MeterRegistry registry, DeviceManager manager, DeviceStatsIndex index, DeviceAllocator allocator,
+            BerthProperties berth) {
+        return new DeviceMetrics(registry, manager, index, allocator, berth.metrics().naming(), hostName());
+    }
+
+    private static String hostName() {
+        try {
+            return java.net.InetAddress.getLocalHost().getHostName();
+        }
+        catch (java.net.UnknownHostException ex) {
+            return "localhost";
+        }
     }
 
     @Bean

@@ -26,6 +26,13 @@ public class DeviceStatsIndex {
 
     private final ConcurrentHashMap<String, List<DeviceGroupStats>> byPlugin = new ConcurrentHashMap<>();
 
+    private final List<Runnable> listeners = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+    /** Runs {@code listener} after every update (on the updating thread; it must be quick). */
+    public void onUpdate(Runnable listener) {
+        listeners.add(listener);
+    }
+
     /**
      * Replaces everything {@code plugin} reported before with {@code groups}: instances it no longer reports disappear
      * from the index.
@@ -49,6 +56,7 @@ public class DeviceStatsIndex {
                 }
             }
         }
+        listeners.forEach(Runnable::run);
     }
 
     /** Forgets everything {@code plugin} reported. */
