@@ -93,9 +93,21 @@ class DeviceMetricsTest {
         index.update("gpus", List.of(DeviceGroupStats.of(T4, Map.of("g1", gpuStats(50, 1024, 15360)))));
         assertThat(registry.scrape()).doesNotContain("instance=\"g2\"");
 
+        assertPromtoolAccepts(registry.scrape());
+
         allocatorRef.release("a-1");
         assertThat(registry.scrape()).contains("berth_device_utilization_ratio{alloc_id=\"\",instance=\"g1\",job=\"\",model=\"Tesla T4\",task=\"\",type=\"gpu\",vendor=\"nvidia\"} 0.5")
                 .doesNotContain("alloc_id=\"a-1\"");
+    }
+
+    /** The exposition passes {@code promtool check metrics} (installed by .ci/test-prereqs.sh). */
+    private static void assertPromtoolAccepts(String scrape) throws Exception {
+        Process promtool = new ProcessBuilder("promtool", "check", "metrics").redirectErrorStream(true).start();
+        try (var in = promtool.getOutputStream()) {
+            in.write(scrape.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        }
+        String output = new String(promtool.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        assertThat(promtool.waitFor()).as(output).isZero();
     }
 
     @Test
@@ -114,5 +126,11 @@ class DeviceMetricsTest {
         assertThat(registry.scrape()).contains(
                 "nomad_client_device_utilization{alloc_id=\"\",host=\"node1\",instance=\"g1\",job=\"\",model=\"Tesla T4\",task=\"\",type=\"gpu\",vendor=\"nvidia\"} 37.0")
                 .doesNotContain("berth_device");
+        try {
+            assertPromtoolAccepts(registry.scrape());
+        }
+        catch (Exception ex) {
+            throw new AssertionError(ex);
+        }
     }
 }
