@@ -8,6 +8,8 @@ import dev.berth.device.example.ExampleDevicePlugin;
 import io.micrometer.core.instrument.MeterRegistry;
 import dev.berth.device.nvidia.NvidiaDevicePlugin;
 
+import org.slf4j.LoggerFactory;
+
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.context.annotation.Bean;
@@ -27,7 +29,16 @@ class DeviceConfiguration {
             ObjectProvider<DeviceUpdateListener> listeners) {
         // Listeners are resolved lazily: some (metrics, the node) depend on beans that depend on the manager.
         return new DeviceManager(plugins.orderedStream().toList(), properties, Sleeper.system(), index,
-                List.of((devices) -> listeners.orderedStream().forEach((listener) -> listener.devicesUpdated(devices))));
+                List.of((devices) -> listeners.orderedStream().forEach((listener) -> notify(listener, devices))));
+    }
+
+    private static void notify(DeviceUpdateListener listener, List<DeviceGroup> devices) {
+        try {
+            listener.devicesUpdated(devices);
+        }
+        catch (RuntimeException ex) {
+            LoggerFactory.getLogger(DeviceManager.class).warn("device update listener {} failed", listener, ex);
+        }
     }
 
     @Bean

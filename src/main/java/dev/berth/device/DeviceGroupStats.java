@@ -1,7 +1,5 @@
 package dev.berth.device;
 
-import java.util.Collections;
-import java.util.LinkedHashMap;
 import java.util.Map;
 
 import com.fasterxml.jackson.annotation.JsonIgnore;
@@ -19,7 +17,7 @@ public record DeviceGroupStats(
         @JsonProperty("InstanceStats") Map<String, DeviceStats> instanceStats) {
 
     public DeviceGroupStats {
-        instanceStats = instanceStats == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(instanceStats));
+        instanceStats = instanceStats == null ? Map.of() : FrozenMap.copyOf(instanceStats);
     }
 
     public static DeviceGroupStats of(DeviceGroupKey key, Map<String, DeviceStats> instanceStats) {

@@ -85,14 +85,35 @@ public class DeviceStatsIndex {
         if (instanceIds.isEmpty()) {
             return List.of();
         }
-        Map<DeviceGroupKey, Map<String, DeviceStats>> grouped = new LinkedHashMap<>();
+        // Most tasks hold instances of a single group: build that one map directly.
+        DeviceGroupKey only = null;
+        LinkedHashMap<String, DeviceStats> single = null;
+        Map<DeviceGroupKey, LinkedHashMap<String, DeviceStats>> grouped = null;
         for (String id : instanceIds) {
             Entry entry = byInstance.get(id);
-            if (entry != null) {
-                grouped.computeIfAbsent(entry.group(), (k) -> new LinkedHashMap<>()).put(id, entry.stats());
+            if (entry == null) {
+                continue;
             }
+            if (grouped == null && (only == null || only.equals(entry.group()))) {
+                if (only == null) {
+                    only = entry.group();
+                    single = new LinkedHashMap<>(Math.max(4, instanceIds.size() * 2));
+                }
+                single.put(id, entry.stats());
+                continue;
+            }
+            if (grouped == null) {
+                grouped = new LinkedHashMap<>();
+                grouped.put(only, single);
+            }
+            grouped.computeIfAbsent(entry.group(), (k) -> new LinkedHashMap<>()).put(id, entry.stats());
         }
-        return toGroups(grouped);
+        if (grouped == null) {
+            return only == null ? List.of() : List.of(DeviceGroupStats.of(only, FrozenMap.owning(single)));
+        }
+        List<DeviceGroupStats> result = new ArrayList<>(grouped.size());
+        grouped.forEach((key, stats) -> result.add(DeviceGroupStats.of(key, FrozenMap.owning(stats))));
+        return result;
     }
 
     /**
@@ -100,18 +121,38 @@ public class DeviceStatsIndex {
      * end up in one {@link DeviceGroupStats} (Nomad concatenates, giving one entry per task: seed 001).
      */
     public static List<DeviceGroupStats> merge(Collection<List<DeviceGroupStats>> perTask) {
-        Map<DeviceGroupKey, Map<String, DeviceStats>> grouped = new LinkedHashMap<>();
+        // A group only one task uses is taken as it is; only shared groups are copied into a merged map.
+        Map<DeviceGroupKey, Object> grouped = new LinkedHashMap<>();
         for (List<DeviceGroupStats> task : perTask) {
             for (DeviceGroupStats group : task) {
-                grouped.computeIfAbsent(group.key(), (k) -> new LinkedHashMap<>()).putAll(group.instanceStats());
+                DeviceGroupKey key = group.key();
+                Object seen = grouped.get(key);
+                if (seen == null) {
+                    grouped.put(key, group);
+                }
+                else if (seen instanceof DeviceGroupStats first) {
+                    LinkedHashMap<String, DeviceStats> merged = new LinkedHashMap<>(first.instanceStats());
+                    merged.putAll(group.instanceStats());
+                    grouped.put(key, merged);
+                }
+                else {
+                    @SuppressWarnings("unchecked")
+                    LinkedHashMap<String, DeviceStats> merged = (LinkedHashMap<String, DeviceStats>) seen;
+                    merged.putAll(group.instanceStats());
+                }
             }
         }
-        return toGroups(grouped);
-    }
-
-    private static List<DeviceGroupStats> toGroups(Map<DeviceGroupKey, Map<String, DeviceStats>> grouped) {
         List<DeviceGroupStats> result = new ArrayList<>(grouped.size());
-        grouped.forEach((key, stats) -> result.add(DeviceGroupStats.of(key, stats)));
+        grouped.forEach((key, value) -> {
+            if (value instanceof DeviceGroupStats stats) {
+                result.add(stats);
+            }
+            else {
+                @SuppressWarnings("unchecked")
+                LinkedHashMap<String, DeviceStats> merged = (LinkedHashMap<String, DeviceStats>) value;
+                result.add(DeviceGroupStats.of(key, FrozenMap.owning(merged)));
+            }
+        });
         return result;
     }
 }
