@@ -122,8 +122,8 @@ final class PluginSupervisor {
                 Duration delay = Backoff.delay(attempt);
                 log.warn("device plugin {} failed ({}); marking its devices unhealthy, retry #{} in {}", plugin.name(), reason,
                         attempt + 1, delay);
-                markUnhealthy(reason);
                 stopStats();
+                markUnhealthy(reason);
                 closeQuietly(stream);
                 stream = null;
                 attempt++;
@@ -171,6 +171,8 @@ final class PluginSupervisor {
     }
 
     private void markUnhealthy(String reason) {
+        // statistics of a failed plugin are stale: drop them rather than report old values as current
+        index.clear(plugin.name());
         List<DeviceGroup> current = devices;
         if (current.isEmpty()) {
             return;

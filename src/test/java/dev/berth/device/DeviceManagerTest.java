@@ -133,11 +133,13 @@ class DeviceManagerTest {
     void closedStreamMarksDevicesUnhealthyAndTheRestartedPluginRecovers() {
         ScriptedPlugin plugin = new ScriptedPlugin("p");
         QueueStream<List<DeviceGroup>> first = plugin.nextFingerprintStream();
-        plugin.nextStatsStream();
+        QueueStream<List<DeviceGroupStats>> stats = plugin.nextStatsStream();
         start(plugin);
         DeviceGroup group = ScriptedPlugin.group("v", "t", "n", "a", "b");
         first.emit(List.of(group));
         await().until(() -> lastPublished().equals(List.of(group)));
+        stats.emit(List.of(DeviceGroupStats.of(group.key(), Map.of("a", new DeviceStats(StatValue.ofInt(1, "", ""), null, Instant.EPOCH)))));
+        await().until(() -> index.get("a") != null);
 
         QueueStream<List<DeviceGroup>> second = plugin.nextFingerprintStream();
         first.end();
@@ -147,6 +149,9 @@ class DeviceManagerTest {
             assertThat(instance.healthDescription()).isEqualTo("device plugin failed: fingerprint stream closed");
         });
         assertThat(first.isClosed()).isTrue();
+        // the failed plugin's statistics are dropped, not reported as current, and its stats stream is closed
+        assertThat(index.get("a")).isNull();
+        await().until(stats::isClosed);
 
         await().until(() -> sleeper.sleeps().size() == 1);
         sleeper.proceed();
