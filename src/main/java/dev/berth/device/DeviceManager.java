@@ -62,6 +62,21 @@ public class DeviceManager implements SmartLifecycle {
         return all;
     }
 
+    /**
+     * Waits until every plugin has delivered its first fingerprint (an empty list counts) or failed once, at most
+     * {@code timeout} in total. Allocation restore calls this so a task is not restarted before its devices are known
+     * (hashicorp/nomad#9473). Returns whether all plugins settled in time.
+     */
+    public boolean awaitFirstFingerprints(Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        for (PluginSupervisor supervisor : supervisors) {
+            if (!supervisor.awaitSettled(Duration.ofNanos(Math.max(0, deadline - System.nanoTime())))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     /** Latest statistics, for {@code /v1/client/stats} {@code DeviceStats} and per-task lookups. */
     public DeviceStatsIndex statsIndex() {
         return index;

@@ -38,6 +38,9 @@ final class PluginSupervisor {
 
     private volatile List<DeviceGroup> devices = List.of();
 
+    /** Counted down once the plugin has either fingerprinted or failed for the first time. */
+    private final java.util.concurrent.CountDownLatch settled = new java.util.concurrent.CountDownLatch(1);
+
     private volatile boolean running;
 
     private Thread fingerprintThread;
@@ -65,6 +68,11 @@ final class PluginSupervisor {
     /** The latest valid fingerprint, with every instance unhealthy while the plugin is failed. */
     List<DeviceGroup> devices() {
         return devices;
+    }
+
+    /** Waits until the plugin delivered its first fingerprint (an empty one counts) or failed once. */
+    boolean awaitSettled(Duration timeout) throws InterruptedException {
+        return settled.await(timeout.toNanos(), java.util.concurrent.TimeUnit.NANOSECONDS);
     }
 
     synchronized void start() {
@@ -99,6 +107,7 @@ final class PluginSupervisor {
                     switch (event) {
                         case StreamEvent.Item<List<DeviceGroup>> item -> {
                             accept(item.value());
+                            settled.countDown();
                             attempt = 0;
                             if (first) {
                                 first = false;
@@ -124,6 +133,7 @@ final class PluginSupervisor {
                         attempt + 1, delay);
                 stopStats();
                 markUnhealthy(reason);
+                settled.countDown();
                 closeQuietly(stream);
                 stream = null;
                 attempt++;

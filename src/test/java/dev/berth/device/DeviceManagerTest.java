@@ -270,6 +270,27 @@ class DeviceManagerTest {
     }
 
     @Test
+    void awaitsTheFirstFingerprintOfEveryPluginAndAnEmptyOneCounts() throws Exception {
+        ScriptedPlugin empty = new ScriptedPlugin("empty");
+        ScriptedPlugin slow = new ScriptedPlugin("slow");
+        QueueStream<List<DeviceGroup>> e = empty.nextFingerprintStream();
+        QueueStream<List<DeviceGroup>> s = slow.nextFingerprintStream();
+        start(empty, slow);
+        e.emit(List.of());
+        assertThat(manager.awaitFirstFingerprints(Duration.ofMillis(50))).isFalse();
+        s.emit(List.of(ScriptedPlugin.group("v", "t", "n", "a")));
+        assertThat(manager.awaitFirstFingerprints(Duration.ofSeconds(5))).isTrue();
+    }
+
+    @Test
+    void aPluginThatFailsFirstCountsAsSettled() throws Exception {
+        ScriptedPlugin broken = new ScriptedPlugin("broken");
+        broken.fingerprintSteps.add(new ScriptedPlugin.Throw<>("no driver"));
+        start(broken);
+        assertThat(manager.awaitFirstFingerprints(Duration.ofSeconds(5))).isTrue();
+    }
+
+    @Test
     void pluginNamesMustBeUnique() {
         assertThatThrownBy(() -> start(new ScriptedPlugin("x"), new ScriptedPlugin("x")))
                 .hasMessage("two device plugins are named 'x'");
