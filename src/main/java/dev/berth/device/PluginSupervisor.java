@@ -131,11 +131,11 @@ final class PluginSupervisor {
                 Duration delay = Backoff.delay(attempt);
                 log.warn("device plugin {} failed ({}); marking its devices unhealthy, retry #{} in {}", plugin.name(), reason,
                         attempt + 1, delay);
+                closeQuietly(stream);
+                stream = null;
                 stopStats();
                 markUnhealthy(reason);
                 settled.countDown();
-                closeQuietly(stream);
-                stream = null;
                 attempt++;
                 try {
                     sleeper.sleep(delay);
@@ -251,14 +251,26 @@ final class PluginSupervisor {
         }
     }
 
-    private static void closeQuietly(DeviceStream<?> stream) {
-        if (stream != null) {
+    /** Closes a plugin's stream, waiting at most the call timeout: a plugin whose close hangs cannot stall us. */
+    private void closeQuietly(DeviceStream<?> stream) {
+        if (stream == null) {
+            return;
+        }
+        Thread closer = Thread.ofVirtual().name("device-close-" + plugin.name()).start(() -> {
             try {
                 stream.close();
             }
             catch (RuntimeException ex) {
-                log.debug("closing a device stream failed", ex);
+                log.debug("closing a device stream of {} failed", plugin.name(), ex);
             }
+        });
+        try {
+            if (!closer.join(callTimeout)) {
+                log.warn("device plugin {} did not close its stream within {}; abandoning it", plugin.name(), callTimeout);
+            }
+        }
+        catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
         }
     }
 

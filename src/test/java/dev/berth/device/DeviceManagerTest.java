@@ -291,6 +291,24 @@ class DeviceManagerTest {
     }
 
     @Test
+    void aStreamWhoseCloseHangsDoesNotStallTheSupervisor() {
+        ScriptedPlugin plugin = new ScriptedPlugin("p");
+        QueueStream<List<DeviceGroup>> stuck = new QueueStream<List<DeviceGroup>>().onClose(() -> {
+            while (true) {
+                java.util.concurrent.locks.LockSupport.park();
+            }
+        });
+        plugin.fingerprintSteps.add(new ScriptedPlugin.Open<>(stuck));
+        start(plugin);
+        DeviceGroup group = ScriptedPlugin.group("v", "t", "n", "a");
+        stuck.emit(List.of(group));
+        stuck.end();
+
+        await().atMost(Duration.ofSeconds(5)).until(() -> sleeper.sleeps().size() == 1);
+        assertThat(manager.devices().getFirst().instances()).noneMatch(DeviceInstance::healthy);
+    }
+
+    @Test
     void pluginNamesMustBeUnique() {
         assertThatThrownBy(() -> start(new ScriptedPlugin("x"), new ScriptedPlugin("x")))
                 .hasMessage("two device plugins are named 'x'");
