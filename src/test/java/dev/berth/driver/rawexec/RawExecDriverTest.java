@@ -218,7 +218,10 @@ class RawExecDriverTest {
 
     @Test
     void recoveredTaskCanBeStoppedAndKilled() throws Exception {
-        TaskHandle handle = start(task("rec", BASE_ENV, "/bin/sh", "-c", "trap '' INT; while :; do sleep 0.05; done"));
+        TaskConfig cfg = task("rec", BASE_ENV, "/bin/sh", "-c", "trap '' INT; echo ready; while :; do sleep 0.05; done");
+        TaskHandle handle = start(cfg);
+        // Signals sent before the shim installed its traps would kill it without an exit file: wait until the task runs.
+        await().atMost(WAIT).until(() -> Files.exists(cfg.stdoutPath()) && Files.readString(cfg.stdoutPath()).contains("ready"));
         RawExecDriver fresh = newDriver(true);
         fresh.recover(handle);
         fresh.stop(handle, Duration.ofMillis(200), null);
