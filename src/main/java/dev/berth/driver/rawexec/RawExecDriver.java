@@ -109,9 +109,13 @@ public class RawExecDriver implements TaskDriver, AutoCloseable {
         } catch (TaskConfigValidationException ex) {
             throw new DriverException("failed to decode driver config: " + ex.getMessage(), false, ex);
         }
-        RawTask existing = tasks.get(task.id());
-        if (existing != null && !existing.exit.isDone()) {
+        RawTask previous = tasks.get(task.id());
+        if (previous != null && !previous.exit.isDone()) {
             throw new DriverException("task with ID \"" + task.id() + "\" already started", false);
+        }
+        if (previous != null) {
+            // A restart reuses the task id: the previous run's exit file is no longer needed.
+            deleteQuietly(previous.exitFile);
         }
         String path = task.env().getOrDefault("PATH", System.getenv("PATH"));
         Path program = BinaryLookup.find(cfg.command(), task.taskDir(), path).orElseThrow(() -> new DriverException(
@@ -216,11 +220,15 @@ public class RawExecDriver implements TaskDriver, AutoCloseable {
         }
         String exitFile = handle.driverState().get("exit_file");
         if (exitFile != null && !exitFile.isEmpty()) {
-            try {
-                Files.deleteIfExists(Path.of(exitFile));
-            } catch (IOException ex) {
-                log.warn("could not delete exit file {}: {}", exitFile, ex.getMessage());
-            }
+            deleteQuietly(Path.of(exitFile));
+        }
+    }
+
+    private static void deleteQuietly(Path file) {
+        try {
+            Files.deleteIfExists(file);
+        } catch (IOException ex) {
+            log.warn("could not delete exit file {}: {}", file, ex.getMessage());
         }
     }
 

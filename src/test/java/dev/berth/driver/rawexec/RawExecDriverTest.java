@@ -117,6 +117,18 @@ class RawExecDriverTest {
     }
 
     @Test
+    void anExitedTaskCanBeStartedAgainUnderTheSameId() throws Exception {
+        TaskConfig cfg = task("again", BASE_ENV, "/bin/sh", "-c", "echo run; exit 2");
+        TaskHandle first = start(cfg);
+        assertThat(exitOf(driver.waitTask(first))).isEqualTo(ExitResult.ofCode(2));
+        TaskHandle second = start(cfg);
+        assertThat(exitOf(driver.waitTask(second))).isEqualTo(ExitResult.ofCode(2));
+        assertThat(Files.readString(cfg.stdoutPath())).isEqualTo("run\nrun\n");
+        assertThat(Path.of(first.driverState().get("exit_file"))).doesNotExist();
+        assertThat(Path.of(second.driverState().get("exit_file"))).exists();
+    }
+
+    @Test
     void exitCodeIsReported() throws Exception {
         TaskHandle handle = start(task("web", BASE_ENV, "/bin/sh", "-c", "exit 3"));
         assertThat(exitOf(driver.waitTask(handle))).isEqualTo(ExitResult.ofCode(3));
