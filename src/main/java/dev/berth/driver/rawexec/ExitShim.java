@@ -14,7 +14,7 @@ import dev.berth.driver.ExitResult;
 /**
  * How raw_exec launches a task so that its exit status outlives the agent (issue 7). The command line is
  *
- * <pre>setsid env --default-signal /bin/sh -c SCRIPT berth-task EXIT_FILE [env -u PWD] PROGRAM ARGS…</pre>
+ * <pre>setsid env --default-signal /bin/sh -c SCRIPT berth-task EXIT_FILE STDOUT_FIFO|- STDERR_FIFO|- [env -u PWD] PROGRAM ARGS…</pre>
  *
  * <ul>
  *   <li>{@code setsid} makes the shell a session and process-group leader: pid = pgid, and the whole task can be
@@ -25,6 +25,9 @@ import dev.berth.driver.ExitResult;
  *       before the task; the task runs as its foreground child with default dispositions (trapped signals are reset
  *       on exec). After the task exits the shell writes {@code $?} to {@code EXIT_FILE.tmp}, renames it to
  *       {@code EXIT_FILE} (atomic) and exits with the same status.</li>
+ *   <li>When an output goes to a FIFO, the shell opens it read-write ({@code exec 1<>fifo}) and keeps it open while
+ *       the task runs: the pipe then always has a reader, so the task's writes never fail with EPIPE while the agent
+ *       (the real reader) is away; they only block once the pipe buffer is full.</li>
  *   <li>dash exports {@code PWD} to its children; {@code env -u PWD} removes it again unless the task's env sets it,
  *       so the task sees exactly {@code TaskConfig.env}.</li>
  * </ul>
@@ -33,7 +36,11 @@ import dev.berth.driver.ExitResult;
  */
 final class ExitShim {
 
-    static final String SCRIPT = "f=$1; shift; "
+    /** Marks "no FIFO for this stream" in the shim's arguments. */
+    static final String NO_FIFO = "-";
+
+    static final String SCRIPT = "f=$1; o=$2; e=$3; shift 3; "
+            + "[ \"$o\" = - ] || exec 1<>\"$o\"; [ \"$e\" = - ] || exec 2<>\"$e\"; "
             + "trap : 1 2 3 4 5 6 7 8 10 11 12 13 14 15 16 20 21 22 24 25 26 27 29 30 31; "
             + "\"$@\"; rc=$?; "
             + "printf %d \"$rc\" > \"$f.tmp\" && /bin/mv -f \"$f.tmp\" \"$f\"; "
@@ -42,15 +49,20 @@ final class ExitShim {
     private ExitShim() {
     }
 
-    static List<String> command(String setsid, boolean envDefaultSignal, Path exitFile, boolean keepPwd,
-            Path program, List<String> args) {
+    /**
+     * @param stdoutFifo FIFO the shim opens read-write as the task's stdout, or null (stdout comes from the ProcessBuilder)
+     * @param stderrFifo the same for stderr
+     */
+    static List<String> command(String setsid, boolean envDefaultSignal, Path exitFile, Path stdoutFifo, Path stderrFifo,
+            boolean keepPwd, Path program, List<String> args) {
         List<String> cmd = new ArrayList<>();
         cmd.add(setsid);
         if (envDefaultSignal) {
             cmd.add("/usr/bin/env");
             cmd.add("--default-signal");
         }
-        cmd.addAll(List.of("/bin/sh", "-c", SCRIPT, "berth-task", exitFile.toString()));
+        cmd.addAll(List.of("/bin/sh", "-c", SCRIPT, "berth-task", exitFile.toString(),
+                stdoutFifo == null ? NO_FIFO : stdoutFifo.toString(), stderrFifo == null ? NO_FIFO : stderrFifo.toString()));
         if (!keepPwd) {
             cmd.addAll(List.of("/usr/bin/env", "-u", "PWD"));
         }

@@ -123,20 +123,22 @@ public class RawExecDriver implements TaskDriver, AutoCloseable {
         Path workDir = cfg.workDir().isEmpty() ? task.taskDir() : Path.of(cfg.workDir());
 
         Path exitFile = exitDir.resolve(task.id().replaceAll("[^A-Za-z0-9._-]", "_") + "-" + System.nanoTime() + ".exit");
-        ProcessBuilder pb = new ProcessBuilder(ExitShim.command(tools.setsid(), tools.envDefaultSignal(), exitFile,
-                task.env().containsKey("PWD"), program, cfg.args()));
-        pb.environment().clear();
-        pb.environment().putAll(task.env());
-        if (workDir != null) {
-            pb.directory(workDir.toFile());
-        }
         Process process;
         try {
+            TaskOutputs.Target out = outputs.stdout(task);
+            TaskOutputs.Target err = outputs.stderr(task);
+            ProcessBuilder pb = new ProcessBuilder(ExitShim.command(tools.setsid(), tools.envDefaultSignal(), exitFile,
+                    fifoOf(out), fifoOf(err), task.env().containsKey("PWD"), program, cfg.args()));
+            pb.environment().clear();
+            pb.environment().putAll(task.env());
+            if (workDir != null) {
+                pb.directory(workDir.toFile());
+            }
             Files.createDirectories(exitDir);
             Files.deleteIfExists(exitFile);
             pb.redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
-            pb.redirectOutput(outputs.stdout(task));
-            pb.redirectError(outputs.stderr(task));
+            pb.redirectOutput(redirectOf(out));
+            pb.redirectError(redirectOf(err));
             process = pb.start();
         } catch (IOException ex) {
             throw new DriverException("failed to launch command with executor: " + ex.getMessage(), true, ex);
@@ -156,6 +158,19 @@ public class RawExecDriver implements TaskDriver, AutoCloseable {
         tasks.put(task.id(), running);
         log.info("started task {} pid={} program={}", task.id(), pid, program);
         return handle;
+    }
+
+    private static Path fifoOf(TaskOutputs.Target target) {
+        return target instanceof TaskOutputs.Target.Fifo(Path path) ? path : null;
+    }
+
+    private static ProcessBuilder.Redirect redirectOf(TaskOutputs.Target target) {
+        return switch (target) {
+            case TaskOutputs.Target.AppendFile(Path path) -> ProcessBuilder.Redirect.appendTo(path.toFile());
+            // The shim opens the FIFO itself (read-write); until then the stream points at /dev/null.
+            case TaskOutputs.Target.Fifo fifo -> ProcessBuilder.Redirect.DISCARD;
+            case TaskOutputs.Target.Discard discard -> ProcessBuilder.Redirect.DISCARD;
+        };
     }
 
     @Override

@@ -25,6 +25,9 @@ import dev.berth.driver.TaskConfig;
 import dev.berth.driver.TaskConfigValidationException;
 import dev.berth.driver.TaskHandle;
 import dev.berth.driver.TaskNotFoundException;
+import dev.berth.driver.logs.Fifo;
+import dev.berth.driver.logs.RotatingFileWriter;
+import dev.berth.driver.logs.TaskLogPump;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -195,6 +198,55 @@ class RawExecDriverTest {
         exitOf(driver.waitTask(start(cfg)));
         assertThat(Files.readString(cfg.stdoutPath())).isEqualTo("old out\nout\n");
         assertThat(Files.readString(cfg.stderrPath())).isEqualTo("old err\nerr\n");
+    }
+
+    private RawExecDriver fifoDriver(Path stdoutFifo, Path stderrFifo) {
+        TaskOutputs fifos = new TaskOutputs() {
+            @Override
+            public Target stdout(TaskConfig task) {
+                return new Target.Fifo(stdoutFifo);
+            }
+
+            @Override
+            public Target stderr(TaskConfig task) {
+                return new Target.Fifo(stderrFifo);
+            }
+        };
+        RawExecDriver d = new RawExecDriver(true, Clock.systemUTC(), dir.resolve("exit"), new ScheduledThreadPoolExecutor(1),
+                Duration.ofMillis(50), fifos);
+        drivers.add(d);
+        return d;
+    }
+
+    @Test
+    void outputThroughFifosReachesTheRotatingLogPump() throws Exception {
+        Path out = Fifo.create(dir.resolve("fifo/stdout.fifo"));
+        Path err = Fifo.create(dir.resolve("fifo/stderr.fifo"));
+        RotatingFileWriter outFiles = new RotatingFileWriter(dir.resolve("logs"), "pumped.stdout", 3, 1 << 20);
+        RotatingFileWriter errFiles = new RotatingFileWriter(dir.resolve("logs"), "pumped.stderr", 3, 1 << 20);
+        try (TaskLogPump outPump = TaskLogPump.start(out, outFiles, "test-out");
+                TaskLogPump errPump = TaskLogPump.start(err, errFiles, "test-err")) {
+            RawExecDriver d = fifoDriver(out, err);
+            TaskHandle handle = d.start(task("pumped", BASE_ENV, "/bin/sh", "-c", "echo hello; echo oops >&2; exit 3"));
+            started.add(handle);
+            assertThat(exitOf(d.waitTask(handle))).isEqualTo(ExitResult.ofCode(3));
+            // The shim held the FIFOs; once it exited every writer is gone and the pumps see end-of-file.
+            assertThat(outPump.awaitEnd(10_000)).isTrue();
+            assertThat(errPump.awaitEnd(10_000)).isTrue();
+        }
+        assertThat(Files.readString(dir.resolve("logs/pumped.stdout.0"))).isEqualTo("hello\n");
+        assertThat(Files.readString(dir.resolve("logs/pumped.stderr.0"))).isEqualTo("oops\n");
+    }
+
+    @Test
+    void aFifoWithoutReaderNeverBreaksTheTask() throws Exception {
+        Path out = Fifo.create(dir.resolve("fifo/stdout.fifo"));
+        Path err = Fifo.create(dir.resolve("fifo/stderr.fifo"));
+        RawExecDriver d = fifoDriver(out, err);
+        // Nobody reads: with a write-only FIFO the task would block in open() or die of SIGPIPE (exit 141).
+        TaskHandle handle = d.start(task("unread", BASE_ENV, "/bin/sh", "-c", "echo into-the-buffer; exit 3"));
+        started.add(handle);
+        assertThat(exitOf(d.waitTask(handle))).isEqualTo(ExitResult.ofCode(3));
     }
 
     @Test
