@@ -49,7 +49,8 @@ class DeviceConfiguration {
     @Bean
     DeviceMetrics deviceMetrics(MeterRegistry registry, DeviceManager manager, DeviceStatsIndex index, DeviceAllocator allocator,
             BerthProperties berth) {
-        return new DeviceMetrics(registry, manager, index, allocator, berth.metrics().naming(), hostName());
+        return new DeviceMetrics(registry, manager, index, allocator, berth.metrics().naming(), hostName(),
+                berth.telemetry().allocationLabels());
     }
 
     private static String hostName() {

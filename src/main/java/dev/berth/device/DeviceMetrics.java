@@ -65,6 +65,8 @@ public class DeviceMetrics implements DeviceUpdateListener {
 
     private final String host;
 
+    private final boolean allocationLabels;
+
     /** Series registered now, by identity (kind + tags). */
     private final Map<String, Meter> registered = new HashMap<>();
 
@@ -72,6 +74,16 @@ public class DeviceMetrics implements DeviceUpdateListener {
 
     public DeviceMetrics(MeterRegistry registry, DeviceManager manager, DeviceStatsIndex index, DeviceAllocator allocator,
             MetricsNaming naming, String host) {
+        this(registry, manager, index, allocator, naming, host, true);
+    }
+
+    /**
+     * @param allocationLabels whether series carry {@code alloc_id} ({@code berth.telemetry.allocation-labels}); without
+     *                         it they keep {@code job} and {@code task}, which bounds cardinality
+     */
+    public DeviceMetrics(MeterRegistry registry, DeviceManager manager, DeviceStatsIndex index, DeviceAllocator allocator,
+            MetricsNaming naming, String host, boolean allocationLabels) {
+        this.allocationLabels = allocationLabels;
         this.registry = registry;
         this.manager = manager;
         this.index = index;
@@ -127,9 +139,11 @@ public class DeviceMetrics implements DeviceUpdateListener {
     private Tags tags(DeviceGroupKey group, String instanceId) {
         var holder = allocator.holder(instanceId);
         Tags tags = Tags.of("vendor", group.vendor(), "type", group.type(), "model", group.name(), "instance", instanceId,
-                "alloc_id", holder.map((h) -> h.task().allocId()).orElse(""),
                 "job", holder.map((h) -> h.task().job()).orElse(""),
                 "task", holder.map((h) -> h.task().task()).orElse(""));
+        if (allocationLabels) {
+            tags = tags.and("alloc_id", holder.map((h) -> h.task().allocId()).orElse(""));
+        }
         return naming == MetricsNaming.NOMAD ? tags.and("host", host) : tags;
     }
 

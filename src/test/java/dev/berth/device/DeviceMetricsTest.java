@@ -35,6 +35,10 @@ class DeviceMetricsTest {
     }
 
     private DeviceMetrics start(MetricsNaming naming) {
+        return start(naming, true);
+    }
+
+    private DeviceMetrics start(MetricsNaming naming, boolean allocationLabels) {
         ScriptedPlugin plugin = new ScriptedPlugin("gpus");
         fingerprints = plugin.nextFingerprintStream();
         DeviceProperties properties = new DeviceProperties(Duration.ofSeconds(5), Duration.ofSeconds(2),
@@ -44,7 +48,7 @@ class DeviceMetricsTest {
         manager = new DeviceManager(List.of(plugin), properties, new ControlledSleeper(), index,
                 List.of((devices) -> metrics[0].devicesUpdated(devices)));
         DeviceAllocator allocator = new DeviceAllocator(manager, store);
-        metrics[0] = new DeviceMetrics(registry, manager, index, allocator, naming, "node1");
+        metrics[0] = new DeviceMetrics(registry, manager, index, allocator, naming, "node1", allocationLabels);
         manager.start();
         allocatorRef = allocator;
         return metrics[0];
@@ -108,6 +112,17 @@ class DeviceMetricsTest {
         }
         String output = new String(promtool.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
         assertThat(promtool.waitFor()).as(output).isZero();
+    }
+
+    @Test
+    void withoutAllocationLabelsSeriesKeepJobAndTask() throws Exception {
+        start(MetricsNaming.PROMETHEUS, false);
+        fingerprints.emit(List.of(t4("g1")));
+        await().until(() -> registry.scrape().contains("instance=\"g1\""));
+        allocatorRef.allocate(new TaskRef("a-1", "train", "trainer"), List.of(new DeviceRequest("gpu", 1)));
+        assertThat(registry.scrape()).contains(
+                "berth_device_healthy{instance=\"g1\",job=\"train\",model=\"Tesla T4\",task=\"trainer\",type=\"gpu\",vendor=\"nvidia\"} 1.0")
+                .doesNotContain("alloc_id");
     }
 
     @Test
