@@ -10,7 +10,7 @@ fi
 dir=$(dirname "$0")
 count=$(cat "$dir/calls" 2>/dev/null || echo 0)
 count=$((count + 1))
-echo "$count" > "$dir/calls"
+echo "$count" > "$dir/calls.$$" && mv "$dir/calls.$$" "$dir/calls"   # atomic: concurrent calls never read a truncated file
 if [ -f "$dir/fail" ]; then
   echo "NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver." >&2
   exit 9

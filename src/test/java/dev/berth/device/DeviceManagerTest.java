@@ -304,8 +304,8 @@ class DeviceManagerTest {
         stuck.emit(List.of(group));
         stuck.end();
 
-        await().atMost(Duration.ofSeconds(5)).until(() -> sleeper.sleeps().size() == 1);
-        assertThat(manager.devices().getFirst().instances()).noneMatch(DeviceInstance::healthy);
+        await().atMost(Duration.ofSeconds(5)).until(() -> manager.devices().getFirst().instances().stream().noneMatch(DeviceInstance::healthy));
+        await().atMost(Duration.ofSeconds(5)).until(() -> sleeper.sleeps().equals(List.of(Duration.ofSeconds(5))));
     }
 
     @Test
