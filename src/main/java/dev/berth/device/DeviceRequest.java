@@ -1,12 +1,16 @@
 package dev.berth.device;
 
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonProperty;
 
 /**
  * A task's request for devices (Nomad {@code RequestedDevice} in {@code Resources.Devices}): {@code Name} is
  * {@code <type>}, {@code <vendor>/<type>} or {@code <vendor>/<type>/<model>} (e.g. {@code gpu}, {@code nvidia/gpu},
  * {@code nvidia/gpu/Tesla T4}); {@code Count} instances of one matching group are needed (Nomad defaults it to 1).
+ * Nomad's {@code Constraints} and {@code Affinities} are accepted and ignored: a single node has no placement choice
+ * beyond the group.
  */
+@JsonIgnoreProperties(ignoreUnknown = true)
 public record DeviceRequest(@JsonProperty("Name") String name, @JsonProperty("Count") Integer count) {
 
     public DeviceRequest {

@@ -58,6 +58,19 @@ class DeviceJsonTest {
     }
 
     @Test
+    void deviceRequestsAndAllocatedDevicesUseNomadsShapes() {
+        DeviceRequest request = json.readValue("{\"Name\":\"nvidia/gpu\",\"Count\":2,\"Constraints\":null,\"Affinities\":[]}",
+                DeviceRequest.class);
+        assertThat(request).isEqualTo(new DeviceRequest("nvidia/gpu", 2));
+        assertThat(json.readValue("{\"Name\":\"gpu\"}", DeviceRequest.class).count()).isEqualTo(1);
+
+        AllocatedDevice allocated = new AllocatedDevice(new DeviceGroupKey("nvidia", "gpu", "T4"), List.of("GPU-1"));
+        String text = json.writeValueAsString(allocated);
+        assertThat(text).isEqualTo("{\"Vendor\":\"nvidia\",\"Type\":\"gpu\",\"Name\":\"T4\",\"DeviceIDs\":[\"GPU-1\"]}");
+        assertThat(json.readValue(text, AllocatedDevice.class)).isEqualTo(allocated);
+    }
+
+    @Test
     void reservationsUseNomadsNames() {
         Reservation reservation = new Reservation(Map.of("A", "1"), List.of(new Reservation.Mount("/t", "/h", true)),
                 List.of(new Reservation.DeviceSpec("/dev/x", "/dev/y", "rwm")));
