@@ -28,6 +28,9 @@ public final class OshiHostStatsSource implements HostStatsSource {
     private final Path meminfo;
     private final Set<String> deviceFileSystems;
     private volatile double totalComputeMhz = -1;
+    /** The stores {@link #disks()} enumerated last; {@link #usage} takes inode counts from them (same tick) instead
+     *  of enumerating every mount a second time. */
+    private volatile List<OSFileStore> lastStores;
 
     public OshiHostStatsSource(SystemInfo systemInfo) {
         this(systemInfo, Path.of("/proc/meminfo"), Path.of("/proc/filesystems"));
@@ -79,7 +82,9 @@ public final class OshiHostStatsSource implements HostStatsSource {
     @Override
     public List<DiskReading> disks() {
         List<DiskReading> readings = new ArrayList<>();
-        for (OSFileStore store : os.getFileSystem().getFileStores(true)) {
+        List<OSFileStore> stores = os.getFileSystem().getFileStores(true);
+        lastStores = stores;
+        for (OSFileStore store : stores) {
             String device = store.getVolume();
             // gopsutil Partitions(all=false): only file systems backed by a device (not "nodev" in /proc/filesystems).
             if (device == null || device.equals("none") || !isDeviceBacked(store.getType())) {
@@ -114,7 +119,8 @@ public final class OshiHostStatsSource implements HostStatsSource {
         long freeInodes = 0;
         String real = existing.toRealPath().toString();
         OSFileStore best = null;
-        for (OSFileStore candidate : os.getFileSystem().getFileStores(true)) {
+        List<OSFileStore> stores = lastStores;
+        for (OSFileStore candidate : stores != null ? stores : os.getFileSystem().getFileStores(true)) {
             String mount = candidate.getMount();
             if (isUnder(real, mount) && (best == null || mount.length() > best.getMount().length())) {
                 best = candidate;
