@@ -4,6 +4,7 @@ import java.util.Map;
 import java.util.Set;
 
 import io.micrometer.core.instrument.Meter;
+import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.config.MeterFilter;
 import io.micrometer.core.instrument.config.MeterFilterReply;
 
@@ -40,7 +41,7 @@ public final class PrometheusLintMeterFilter implements MeterFilter {
         if (name.equals(id.getName()) && description.equals(id.getDescription())) {
             return id;
         }
-        return new Meter.Id(name, io.micrometer.core.instrument.Tags.of(id.getTagsAsIterable()), id.getBaseUnit(),
+        return new Meter.Id(name, Tags.of(id.getTagsAsIterable()), id.getBaseUnit(),
                 description, id.getType());
     }
 }

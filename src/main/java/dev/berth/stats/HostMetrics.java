@@ -5,9 +5,12 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.function.ToDoubleFunction;
+import java.util.stream.Stream;
 
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.binder.BaseUnits;
@@ -114,21 +117,20 @@ public final class HostMetrics implements HostStatsListener {
         for (String disk : now.disks.keySet()) {
             diskMeters.computeIfAbsent(disk, d -> {
                 Tags tags = Tags.of("disk", d);
-                return java.util.stream.Stream.of(
+                return Stream.of(
                                 gauge(DISK_SIZE, tags, s -> diskValue(s, d, HostDiskStats::size)),
                                 gauge(DISK_USED, tags, s -> diskValue(s, d, HostDiskStats::used)),
                                 gauge(DISK_AVAILABLE, tags, s -> diskValue(s, d, HostDiskStats::available)),
                                 gauge(DISK_USAGE, tags, s -> diskValue(s, d, HostDiskStats::usedPercent)),
                                 gauge(DISK_INODES_USAGE, tags, s -> diskValue(s, d, HostDiskStats::inodesUsedPercent)))
-                        .flatMap(java.util.Optional::stream)
+                        .flatMap(Optional::stream)
                         .map(Meter.class::cast)
                         .toList();
             });
         }
     }
 
-    private java.util.Optional<io.micrometer.core.instrument.Gauge> gauge(BerthMetric metric, Tags tags,
-                                                                            ToDoubleFunction<Indexed> value) {
+    private Optional<Gauge> gauge(BerthMetric metric, Tags tags, ToDoubleFunction<Indexed> value) {
         return metrics.gauge(metric, MetricScope.NODE, tags, this, self -> {
             Indexed snapshot = self.latest;
             return snapshot == null ? Double.NaN : value.applyAsDouble(snapshot);
