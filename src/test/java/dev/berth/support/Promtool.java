@@ -25,14 +25,19 @@ public final class Promtool {
     }
 
     public static Path locate() {
-        String path = System.getenv().getOrDefault("PATH", "/usr/bin:/bin");
+        return locate(System.getenv());
+    }
+
+    /** Finds promtool on {@code env}'s PATH; fails under {@code CI=true}, aborts (skips) otherwise when absent. */
+    static Path locate(java.util.Map<String, String> env) {
+        String path = env.getOrDefault("PATH", "/usr/bin:/bin");
         for (String dir : path.split(":")) {
             Path candidate = Path.of(dir, "promtool");
             if (Files.isExecutable(candidate)) {
                 return candidate;
             }
         }
-        if ("true".equalsIgnoreCase(System.getenv("CI"))) {
+        if ("true".equalsIgnoreCase(env.get("CI"))) {
             fail("promtool not found on PATH but CI=true: install the Debian package 'prometheus'");
         }
         Assumptions.abort("promtool not installed (Debian package 'prometheus'); skipped outside CI");
