@@ -85,4 +85,21 @@ class HostMetricsTest {
         assertThat(e.value("nomad_client_host_disk_used_percent{datacenter=\"dc1\",disk=\"/dev/vda1\",host=\"h1\",node_class=\"none\",node_id=\"n1\"}")).isCloseTo(200.0 / 3, org.assertj.core.data.Offset.offset(1e-12));
         assertThat(e.value("nomad_client_uptime{" + labels + "}")).isEqualTo(77);
     }
+
+    @Test
+    void scrapesReadTheSnapshotAndNeverTheOperatingSystem() {
+        ScriptedHostStatsSource source = new ScriptedHostStatsSource();
+        ManualTicker ticker = new ManualTicker();
+        HostStatsCollector collector = new HostStatsCollector(source, java.time.Clock.systemUTC(), ticker,
+                java.time.Duration.ofSeconds(1), java.nio.file.Path.of("/alloc"), List.of(metrics(MetricsNaming.PROMETHEUS)));
+        collector.start();
+        ticker.fire();
+        int reads = source.tickReads.get();
+
+        for (int i = 0; i < 20; i++) {
+            registry.scrape();
+        }
+        assertThat(source.tickReads).hasValue(reads);
+        assertThat(Exposition.parse(registry.scrape()).value("berth_host_memory_total_bytes")).isEqualTo(8000);
+    }
 }
