@@ -30,7 +30,8 @@ public interface HostStatsTicker {
             });
             // fixed delay, not rate: a slow tick (a hung mount) must not queue up a burst of ticks behind it
             executor.scheduleWithFixedDelay(tick, 0, interval.toNanos(), TimeUnit.NANOSECONDS);
-            return executor::shutdownNow;
+            // shutdown(), not shutdownNow(): a running tick finishes instead of being interrupted mid-read
+            return executor::shutdown;
         };
     }
 }
