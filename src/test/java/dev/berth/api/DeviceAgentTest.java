@@ -57,6 +57,9 @@ class DeviceAgentTest {
                 "{\"ID\":\"dev1\",\"Healthy\":false,\"HealthDescription\":\"fan stuck\",\"Locality\":null}"));
         await().untilAsserted(() -> assertThat(get("/v1/client/devices/stats"))
                 .contains("\"dev0\":{\"Summary\":{\"IntNumeratorVal\":", "\"temperature\":{\"IntNumeratorVal\":41}"));
+        // and in Nomad's host stats
+        await().untilAsserted(() -> assertThat(get("/v1/client/stats"))
+                .contains("\"DeviceStats\":[{\"Vendor\":\"berth\",\"Type\":\"file\",\"Name\":\"example\",\"InstanceStats\":{\"dev0\":"));
         await().untilAsserted(() -> assertThat(get("/actuator/prometheus")).contains(
                 "berth_device_healthy{alloc_id=\"\",instance=\"dev0\",job=\"\",model=\"example\",task=\"\",type=\"file\",vendor=\"berth\"} 1.0",
                 "berth_device_healthy{alloc_id=\"\",instance=\"dev1\",job=\"\",model=\"example\",task=\"\",type=\"file\",vendor=\"berth\"} 0.0"));
