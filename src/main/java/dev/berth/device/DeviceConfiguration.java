@@ -3,9 +3,9 @@ package dev.berth.device;
 import java.time.Clock;
 import java.util.List;
 
+import dev.berth.config.BerthMetrics;
 import dev.berth.config.BerthProperties;
 import dev.berth.device.example.ExampleDevicePlugin;
-import io.micrometer.core.instrument.MeterRegistry;
 import dev.berth.device.nvidia.NvidiaDevicePlugin;
 
 import org.slf4j.LoggerFactory;
@@ -47,19 +47,9 @@ class DeviceConfiguration {
     }
 
     @Bean
-    DeviceMetrics deviceMetrics(MeterRegistry registry, DeviceManager manager, DeviceStatsIndex index, DeviceAllocator allocator,
+    DeviceMetrics deviceMetrics(BerthMetrics metrics, DeviceManager manager, DeviceStatsIndex index, DeviceAllocator allocator,
             BerthProperties berth) {
-        return new DeviceMetrics(registry, manager, index, allocator, berth.metrics().naming(), hostName(),
-                berth.telemetry().allocationLabels());
-    }
-
-    private static String hostName() {
-        try {
-            return java.net.InetAddress.getLocalHost().getHostName();
-        }
-        catch (java.net.UnknownHostException ex) {
-            return "localhost";
-        }
+        return new DeviceMetrics(metrics, manager, index, allocator, berth.telemetry().allocationLabels());
     }
 
     @Bean

@@ -4,13 +4,13 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.function.ToDoubleFunction;
 
-import dev.berth.config.MetricsNaming;
-import io.micrometer.core.instrument.Gauge;
+import dev.berth.config.BerthMetric;
+import dev.berth.config.BerthMetrics;
+import dev.berth.config.MetricScope;
 import io.micrometer.core.instrument.Meter;
-import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.binder.BaseUnits;
 
 /**
  * Gauges per device instance: health, and, when the plugin reports them, utilization, memory used/total, power and
@@ -21,49 +21,58 @@ import io.micrometer.core.instrument.Tags;
  * series of instances that are gone or changed holder are removed, so no stale series remain. Gauges read the latest
  * values from the {@link DeviceStatsIndex}; a scrape never triggers a plugin call.
  *
+ * <p>Registered through {@link BerthMetrics}, so {@code berth.metrics.naming} picks Prometheus names
+ * ({@code berth_device_*} in base units) or Nomad-style names ({@code nomad_client_device_*}, percent, with Nomad's
+ * node labels); Nomad itself has no device metrics.
+ *
  * <p>Statistics are found by Nomad's NVIDIA names ({@code GPU utilization} %, {@code Memory state} MiB used/total,
  * {@code Power usage} W, {@code Temperature} C), which other plugins can use too.
  */
 public class DeviceMetrics implements DeviceUpdateListener {
 
-    /** A metric: how its name is written in each naming mode, and how its value is read. */
+    static final BerthMetric HEALTHY = BerthMetric.of("berth.device.healthy", "nomad.client.device.healthy",
+            "Whether the device instance is healthy (1) or not (0)");
+
+    static final BerthMetric UTILIZATION = BerthMetric.of("berth.device.utilization", "nomad.client.device.utilization",
+            "Device utilization").percentAsRatio();
+
+    static final BerthMetric MEMORY_USED = BerthMetric.of("berth.device.memory.used", "nomad.client.device.memory.used",
+            "Device memory in use").withBaseUnit(BaseUnits.BYTES);
+
+    // not "…memory.total": the Prometheus client drops a trailing "_total" from gauge names
+    static final BerthMetric MEMORY_TOTAL = BerthMetric.of("berth.device.memory.total", "nomad.client.device.memory.size",
+            "Device memory in total").withBaseUnit(BaseUnits.BYTES);
+
+    static final BerthMetric POWER = BerthMetric.of("berth.device.power", "nomad.client.device.power", "Device power draw")
+            .withBaseUnit("watts");
+
+    static final BerthMetric TEMPERATURE = BerthMetric.of("berth.device.temperature", "nomad.client.device.temperature",
+            "Device temperature").withBaseUnit("celsius");
+
+    /** A metric and how its value (in Nomad's unit: percent, bytes, W, C) is read from an instance's statistics. */
     enum Kind {
-        HEALTHY("berth.device.healthy", null, "nomad.client.device.healthy", "Whether the device instance is healthy (1) or not (0)"),
-        UTILIZATION("berth.device.utilization", "ratio", "nomad.client.device.utilization", "Device utilization"),
-        MEMORY_USED("berth.device.memory.used", "bytes", "nomad.client.device.memory.used", "Device memory in use"),
-        MEMORY_TOTAL("berth.device.memory.total", "bytes", "nomad.client.device.memory.total", "Device memory in total"),
-        POWER("berth.device.power", "watts", "nomad.client.device.power", "Device power draw"),
-        TEMPERATURE("berth.device.temperature", "celsius", "nomad.client.device.temperature", "Device temperature");
+        HEALTHY(DeviceMetrics.HEALTHY), UTILIZATION(DeviceMetrics.UTILIZATION), MEMORY_USED(DeviceMetrics.MEMORY_USED),
+        MEMORY_TOTAL(DeviceMetrics.MEMORY_TOTAL), POWER(DeviceMetrics.POWER), TEMPERATURE(DeviceMetrics.TEMPERATURE);
 
-        final String prometheusName;
+        final BerthMetric metric;
 
-        final String baseUnit;
-
-        final String nomadName;
-
-        final String description;
-
-        Kind(String prometheusName, String baseUnit, String nomadName, String description) {
-            this.prometheusName = prometheusName;
-            this.baseUnit = baseUnit;
-            this.nomadName = nomadName;
-            this.description = description;
+        Kind(BerthMetric metric) {
+            this.metric = metric;
         }
     }
 
+    private static final List<Kind> STAT_KINDS = List.of(Kind.UTILIZATION, Kind.MEMORY_USED, Kind.MEMORY_TOTAL, Kind.POWER,
+            Kind.TEMPERATURE);
+
     private static final double MIB = 1024.0 * 1024.0;
 
-    private final MeterRegistry registry;
+    private final BerthMetrics metrics;
 
     private final DeviceManager manager;
 
     private final DeviceStatsIndex index;
 
     private final DeviceAllocator allocator;
-
-    private final MetricsNaming naming;
-
-    private final String host;
 
     private final boolean allocationLabels;
 
@@ -72,24 +81,17 @@ public class DeviceMetrics implements DeviceUpdateListener {
 
     private volatile Map<String, Boolean> health = Map.of();
 
-    public DeviceMetrics(MeterRegistry registry, DeviceManager manager, DeviceStatsIndex index, DeviceAllocator allocator,
-            MetricsNaming naming, String host) {
-        this(registry, manager, index, allocator, naming, host, true);
-    }
-
     /**
      * @param allocationLabels whether series carry {@code alloc_id} ({@code berth.telemetry.allocation-labels}); without
      *                         it they keep {@code job} and {@code task}, which bounds cardinality
      */
-    public DeviceMetrics(MeterRegistry registry, DeviceManager manager, DeviceStatsIndex index, DeviceAllocator allocator,
-            MetricsNaming naming, String host, boolean allocationLabels) {
-        this.allocationLabels = allocationLabels;
-        this.registry = registry;
+    public DeviceMetrics(BerthMetrics metrics, DeviceManager manager, DeviceStatsIndex index, DeviceAllocator allocator,
+            boolean allocationLabels) {
+        this.metrics = metrics;
         this.manager = manager;
         this.index = index;
         this.allocator = allocator;
-        this.naming = naming;
-        this.host = host;
+        this.allocationLabels = allocationLabels;
         index.onUpdate(this::refresh);
         allocator.onChange(this::refresh);
     }
@@ -110,7 +112,7 @@ public class DeviceMetrics implements DeviceUpdateListener {
                 add(wanted, Kind.HEALTHY, tags, instance.id());
                 DeviceStatsIndex.Entry entry = index.get(instance.id());
                 if (entry != null) {
-                    for (Kind kind : Set.of(Kind.UTILIZATION, Kind.MEMORY_USED, Kind.MEMORY_TOTAL, Kind.POWER, Kind.TEMPERATURE)) {
+                    for (Kind kind : STAT_KINDS) {
                         if (!Double.isNaN(read(kind, entry))) {
                             add(wanted, kind, tags, instance.id());
                         }
@@ -123,16 +125,21 @@ public class DeviceMetrics implements DeviceUpdateListener {
             if (wanted.containsKey(existing.getKey())) {
                 return false;
             }
-            registry.remove(existing.getValue());
+            metrics.remove(existing.getValue());
             return true;
         });
-        wanted.forEach((key, spec) -> registered.computeIfAbsent(key, (k) -> register(spec)));
+        wanted.forEach((key, spec) -> {
+            if (!registered.containsKey(key)) {
+                metrics.gauge(spec.kind().metric, MetricScope.NODE, spec.tags(), this,
+                        (self) -> self.value(spec.kind(), spec.instanceId())).ifPresent((gauge) -> registered.put(key, gauge));
+            }
+        });
     }
 
     private record Spec(Kind kind, Tags tags, String instanceId) {
     }
 
-    private void add(Map<String, Spec> wanted, Kind kind, Tags tags, String instanceId) {
+    private static void add(Map<String, Spec> wanted, Kind kind, Tags tags, String instanceId) {
         wanted.put(kind.name() + tags, new Spec(kind, tags, instanceId));
     }
 
@@ -144,47 +151,27 @@ public class DeviceMetrics implements DeviceUpdateListener {
         if (allocationLabels) {
             tags = tags.and("alloc_id", holder.map((h) -> h.task().allocId()).orElse(""));
         }
-        return naming == MetricsNaming.NOMAD ? tags.and("host", host) : tags;
+        return tags;
     }
 
-    private Meter register(Spec spec) {
-        boolean nomad = naming == MetricsNaming.NOMAD;
-        ToDoubleFunction<DeviceMetrics> value = (metrics) -> metrics.value(spec.kind(), spec.instanceId(), nomad);
-        Gauge.Builder<DeviceMetrics> builder = Gauge.builder(nomad ? spec.kind().nomadName : spec.kind().prometheusName, this, value)
-                .description(spec.kind().description)
-                .tags(spec.tags());
-        if (!nomad && spec.kind().baseUnit != null) {
-            builder.baseUnit(spec.kind().baseUnit);
-        }
-        return builder.register(registry);
-    }
-
-    /** The current value; NaN when the statistic is not (or no longer) reported. */
-    double value(Kind kind, String instanceId, boolean nomadUnits) {
+    /** The current value in Nomad's unit; NaN when the statistic is not (or no longer) reported. */
+    double value(Kind kind, String instanceId) {
         if (kind == Kind.HEALTHY) {
             Boolean healthy = health.get(instanceId);
             return healthy == null ? Double.NaN : healthy ? 1 : 0;
         }
         DeviceStatsIndex.Entry entry = index.get(instanceId);
-        if (entry == null) {
-            return Double.NaN;
-        }
-        double raw = read(kind, entry);
-        if (nomadUnits) {
-            // Nomad style: percent, MiB→bytes kept as bytes (Nomad reports memory in bytes), W, C
-            return kind == Kind.UTILIZATION ? raw * 100 : raw;
-        }
-        return raw;
+        return entry == null ? Double.NaN : read(kind, entry);
     }
 
-    /** The statistic in base units (ratio, bytes, watts, celsius), NaN when unavailable. */
+    /** The statistic in Nomad's unit (percent, bytes, watts, celsius), NaN when unavailable. */
     private static double read(Kind kind, DeviceStatsIndex.Entry entry) {
         StatObject stats = entry.stats().stats();
         if (stats == null) {
             return Double.NaN;
         }
         return switch (kind) {
-            case UTILIZATION -> scaled(stats.attribute("GPU utilization"), false, 0.01);
+            case UTILIZATION -> scaled(stats.attribute("GPU utilization"), false, 1);
             case MEMORY_USED -> scaled(stats.attribute("Memory state"), false, MIB);
             case MEMORY_TOTAL -> scaled(stats.attribute("Memory state"), true, MIB);
             case POWER -> scaled(stats.attribute("Power usage"), false, 1);

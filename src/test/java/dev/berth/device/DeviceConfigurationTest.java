@@ -4,7 +4,9 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.util.List;
 
+import dev.berth.config.BerthMetrics;
 import dev.berth.config.BerthProperties;
+import dev.berth.config.MetricsNaming;
 import dev.berth.device.example.ExampleDevicePlugin;
 import dev.berth.device.nvidia.NvidiaDevicePlugin;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -35,6 +37,11 @@ class DeviceConfigurationTest {
         @Bean
         MeterRegistry meterRegistry() {
             return new SimpleMeterRegistry();
+        }
+
+        @Bean
+        BerthMetrics berthMetrics(MeterRegistry registry) {
+            return new BerthMetrics(registry, MetricsNaming.PROMETHEUS, "node1", "node-id", "dc1", "");
         }
 
         @Bean

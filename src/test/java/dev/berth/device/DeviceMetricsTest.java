@@ -6,7 +6,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import dev.berth.config.BerthMetrics;
 import dev.berth.config.MetricsNaming;
+import dev.berth.support.Promtool;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import org.junit.jupiter.api.AfterEach;
@@ -48,7 +50,8 @@ class DeviceMetricsTest {
         manager = new DeviceManager(List.of(plugin), properties, new ControlledSleeper(), index,
                 List.of((devices) -> metrics[0].devicesUpdated(devices)));
         DeviceAllocator allocator = new DeviceAllocator(manager, store);
-        metrics[0] = new DeviceMetrics(registry, manager, index, allocator, naming, "node1", allocationLabels);
+        metrics[0] = new DeviceMetrics(new BerthMetrics(registry, naming, "node1", "node-id", "dc1", ""), manager, index, allocator,
+                allocationLabels);
         manager.start();
         allocatorRef = allocator;
         return metrics[0];
@@ -106,23 +109,8 @@ class DeviceMetricsTest {
 
     /** The exposition passes {@code promtool check metrics} (installed by .ci/test-prereqs.sh). */
     private static void assertPromtoolAccepts(String scrape) throws Exception {
-        Process promtool = new ProcessBuilder("promtool", "check", "metrics").redirectErrorStream(true).start();
-        try (var in = promtool.getOutputStream()) {
-            in.write(scrape.getBytes(java.nio.charset.StandardCharsets.UTF_8));
-        }
-        String output = new String(promtool.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
-        assertThat(promtool.waitFor()).as(output).isZero();
-    }
-
-    @Test
-    void withoutAllocationLabelsSeriesKeepJobAndTask() throws Exception {
-        start(MetricsNaming.PROMETHEUS, false);
-        fingerprints.emit(List.of(t4("g1")));
-        await().until(() -> registry.scrape().contains("instance=\"g1\""));
-        allocatorRef.allocate(new TaskRef("a-1", "train", "trainer"), List.of(new DeviceRequest("gpu", 1)));
-        assertThat(registry.scrape()).contains(
-                "berth_device_healthy{instance=\"g1\",job=\"train\",model=\"Tesla T4\",task=\"trainer\",type=\"gpu\",vendor=\"nvidia\"} 1.0")
-                .doesNotContain("alloc_id");
+        Promtool.Result result = Promtool.checkMetrics(scrape);
+        assertThat(result.exitCode()).as(result.output()).isZero();
     }
 
     @Test
@@ -139,7 +127,9 @@ class DeviceMetricsTest {
         await().until(() -> registry.scrape().contains("nomad_client_device_healthy{"));
         index.update("gpus", List.of(DeviceGroupStats.of(T4, Map.of("g1", gpuStats(37, 1024, 15360)))));
         assertThat(registry.scrape()).contains(
-                "nomad_client_device_utilization{alloc_id=\"\",host=\"node1\",instance=\"g1\",job=\"\",model=\"Tesla T4\",task=\"\",type=\"gpu\",vendor=\"nvidia\"} 37.0")
+                "nomad_client_device_utilization{alloc_id=\"\",datacenter=\"dc1\",host=\"node1\",instance=\"g1\",job=\"\",model=\"Tesla T4\","
+                        + "node_class=\"none\",node_id=\"node-id\",task=\"\",type=\"gpu\",vendor=\"nvidia\"} 37.0",
+                "nomad_client_device_memory_size{", "nomad_client_device_memory_used{")
                 .doesNotContain("berth_device");
         try {
             assertPromtoolAccepts(registry.scrape());
