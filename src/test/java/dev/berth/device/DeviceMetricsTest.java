@@ -114,6 +114,17 @@ class DeviceMetricsTest {
     }
 
     @Test
+    void withoutAllocationLabelsSeriesKeepJobAndTask() throws Exception {
+        start(MetricsNaming.PROMETHEUS, false);
+        fingerprints.emit(List.of(t4("g1")));
+        await().until(() -> registry.scrape().contains("instance=\"g1\""));
+        allocatorRef.allocate(new TaskRef("a-1", "train", "trainer"), List.of(new DeviceRequest("gpu", 1)));
+        assertThat(registry.scrape()).contains(
+                "berth_device_healthy{instance=\"g1\",job=\"train\",model=\"Tesla T4\",task=\"trainer\",type=\"gpu\",vendor=\"nvidia\"} 1.0")
+                .doesNotContain("alloc_id");
+    }
+
+    @Test
     void unhealthyInstancesReportZero() {
         start(MetricsNaming.PROMETHEUS);
         fingerprints.emit(List.of(new DeviceGroup("nvidia", "gpu", "Tesla T4", null, List.of(new DeviceInstance("g1", false, "xid 79", null)))));
