@@ -62,6 +62,6 @@ class DeviceConfiguration {
     @ConditionalOnProperty(name = "berth.devices.nvidia.enabled", havingValue = "true")
     NvidiaDevicePlugin nvidiaDevicePlugin(DeviceProperties properties, Clock clock) {
         return new NvidiaDevicePlugin(properties.nvidia().smiPath(), properties.nvidia().fingerprintPeriod(),
-                properties.callTimeout(), Sleeper.system(), clock);
+                properties.callTimeout(), properties.nvidia().ignoredGpuIds(), Sleeper.system(), clock);
     }
 }

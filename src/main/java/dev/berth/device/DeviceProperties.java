@@ -4,6 +4,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.ConstructorBinding;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 
 /**
@@ -61,13 +62,21 @@ public record DeviceProperties(
      * @param enabled           whether the plugin runs
      * @param smiPath           the {@code nvidia-smi} executable
      * @param fingerprintPeriod how often GPUs are listed (Nomad: 1m)
+     * @param ignoredGpuIds     UUIDs of GPUs the agent must not offer (Nomad's {@code ignored_gpu_ids})
      */
     public record Nvidia(
             @DefaultValue("false") boolean enabled,
             @DefaultValue("nvidia-smi") String smiPath,
-            @DefaultValue("1m") Duration fingerprintPeriod) {
+            @DefaultValue("1m") Duration fingerprintPeriod,
+            java.util.List<String> ignoredGpuIds) {
 
+        public Nvidia(boolean enabled, String smiPath, Duration fingerprintPeriod) {
+            this(enabled, smiPath, fingerprintPeriod, java.util.List.of());
+        }
+
+        @ConstructorBinding
         public Nvidia {
+            ignoredGpuIds = ignoredGpuIds == null ? java.util.List.of() : java.util.List.copyOf(ignoredGpuIds);
             requirePositive(fingerprintPeriod, "berth.devices.nvidia.fingerprint-period");
         }
     }

@@ -95,7 +95,11 @@ class DeviceConfigurationTest {
 
     @Test
     void theNvidiaPluginIsEnabledByProperty() {
-        runner.withPropertyValues("berth.devices.nvidia.enabled=true", "berth.devices.nvidia.smi-path=/nonexistent/nvidia-smi")
-                .run((context) -> assertThat(context).hasNotFailed().hasSingleBean(NvidiaDevicePlugin.class));
+        runner.withPropertyValues("berth.devices.nvidia.enabled=true", "berth.devices.nvidia.smi-path=/nonexistent/nvidia-smi",
+                "berth.devices.nvidia.ignored-gpu-ids=GPU-1,GPU-2")
+                .run((context) -> {
+                    assertThat(context).hasNotFailed().hasSingleBean(NvidiaDevicePlugin.class);
+                    assertThat(context.getBean(DeviceProperties.class).nvidia().ignoredGpuIds()).containsExactly("GPU-1", "GPU-2");
+                });
     }
 }

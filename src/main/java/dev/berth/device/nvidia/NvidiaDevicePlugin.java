@@ -49,7 +49,16 @@ public class NvidiaDevicePlugin implements DevicePlugin {
     /** UUIDs of the last fingerprint; reservations of anything else are refused. */
     private volatile Set<String> known = Set.of();
 
+    private final Set<String> ignored;
+
     public NvidiaDevicePlugin(String smiPath, Duration fingerprintPeriod, Duration callTimeout, Sleeper sleeper, Clock clock) {
+        this(smiPath, fingerprintPeriod, callTimeout, List.of(), sleeper, clock);
+    }
+
+    /** @param ignoredGpuIds UUIDs that are neither fingerprinted nor reported (Nomad's {@code ignored_gpu_ids}) */
+    public NvidiaDevicePlugin(String smiPath, Duration fingerprintPeriod, Duration callTimeout, List<String> ignoredGpuIds,
+            Sleeper sleeper, Clock clock) {
+        this.ignored = Set.copyOf(ignoredGpuIds);
         this.smi = new NvidiaSmi(smiPath, callTimeout);
         this.fingerprintPeriod = fingerprintPeriod;
         this.sleeper = sleeper;
@@ -81,8 +90,12 @@ public class NvidiaDevicePlugin implements DevicePlugin {
         return new Reservation(Map.of(VISIBLE_DEVICES, String.join(",", ids)), List.of(), List.of());
     }
 
+    private List<SmiGpu> query() throws IOException, InterruptedException {
+        return smi.query().stream().filter((gpu) -> gpu.uuid() != null && !ignored.contains(gpu.uuid())).toList();
+    }
+
     List<DeviceGroup> fingerprintOnce() throws IOException, InterruptedException {
-        List<SmiGpu> gpus = smi.query();
+        List<SmiGpu> gpus = query();
         Map<String, List<SmiGpu>> byModel = new LinkedHashMap<>();
         for (SmiGpu gpu : gpus) {
             if (gpu.uuid() != null) {
@@ -129,7 +142,7 @@ public class NvidiaDevicePlugin implements DevicePlugin {
     }
 
     List<DeviceGroupStats> statsOnce() throws IOException, InterruptedException {
-        List<SmiGpu> gpus = smi.query();
+        List<SmiGpu> gpus = query();
         java.time.Instant now = clock.instant();
         Map<String, Map<String, DeviceStats>> byModel = new LinkedHashMap<>();
         for (SmiGpu gpu : gpus) {

@@ -126,6 +126,15 @@ class NvidiaDevicePluginTest {
     }
 
     @Test
+    void ignoredGpusAreNeitherFingerprintedNorReported() throws Exception {
+        NvidiaDevicePlugin plugin = new NvidiaDevicePlugin(smi.toString(), Duration.ofMillis(50), Duration.ofSeconds(10), List.of(C),
+                Sleeper.system(), Clock.fixed(NOW, ZoneOffset.UTC));
+        assertThat(plugin.fingerprintOnce()).extracting(DeviceGroup::name).containsExactly("Tesla T4");
+        assertThat(plugin.statsOnce()).extracting(DeviceGroupStats::name).containsExactly("Tesla T4");
+        assertThatThrownBy(() -> plugin.reserve(List.of(C))).hasMessage("unknown device IDs: " + C);
+    }
+
+    @Test
     void aFailingNvidiaSmiIsAnError() throws Exception {
         Files.writeString(dir.resolve("fail"), "");
         assertThatThrownBy(() -> plugin(Sleeper.system()).fingerprintOnce())
