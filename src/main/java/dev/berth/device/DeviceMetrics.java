@@ -81,6 +81,10 @@ public class DeviceMetrics implements DeviceUpdateListener {
 
     private volatile Map<String, Boolean> health = Map.of();
 
+    /** Instance → which statistics it reported at the last refresh (bit per kind); decides whether a stats update
+     *  needs new series, so the usual update (same instances, same statistics) costs no meter work. */
+    private Map<String, Integer> statsShape = Map.of();
+
     /**
      * @param allocationLabels whether series carry {@code alloc_id} ({@code berth.telemetry.allocation-labels}); without
      *                         it they keep {@code job} and {@code task}, which bounds cardinality
@@ -92,7 +96,7 @@ public class DeviceMetrics implements DeviceUpdateListener {
         this.index = index;
         this.allocator = allocator;
         this.allocationLabels = allocationLabels;
-        index.onUpdate(this::refresh);
+        index.onUpdate(this::refreshIfStatsShapeChanged);
         allocator.onChange(this::refresh);
     }
 
@@ -101,8 +105,35 @@ public class DeviceMetrics implements DeviceUpdateListener {
         refresh();
     }
 
+    /** Called after every statistics update: refreshes only when an instance gained or lost a statistic. */
+    synchronized void refreshIfStatsShapeChanged() {
+        if (!shape().equals(statsShape)) {
+            refresh();
+        }
+    }
+
+    private Map<String, Integer> shape() {
+        Map<String, Integer> shape = new HashMap<>();
+        for (DeviceGroup group : manager.devices()) {
+            for (DeviceInstance instance : group.instances()) {
+                DeviceStatsIndex.Entry entry = index.get(instance.id());
+                int bits = 0;
+                if (entry != null) {
+                    for (Kind kind : STAT_KINDS) {
+                        if (!Double.isNaN(read(kind, entry))) {
+                            bits |= 1 << kind.ordinal();
+                        }
+                    }
+                }
+                shape.put(instance.id(), bits);
+            }
+        }
+        return shape;
+    }
+
     /** Brings the registered series in line with the current devices, holders and reported statistics. */
     public synchronized void refresh() {
+        statsShape = shape();
         Map<String, Boolean> currentHealth = new HashMap<>();
         Map<String, Spec> wanted = new HashMap<>();
         for (DeviceGroup group : manager.devices()) {
