@@ -75,6 +75,14 @@ class ProblemDetailsAdviceTest {
     }
 
     @Test
+    void problemIsJsonEvenWhenTheClientAsksForText() {
+        assertThat(mvc.get().uri("/v1/things/a1").accept(MediaType.TEXT_PLAIN))
+                .hasStatus(HttpStatus.NOT_FOUND)
+                .hasContentType(MediaType.APPLICATION_PROBLEM_JSON)
+                .bodyJson().extractingPath("$.detail").isEqualTo("Unknown allocation \"a1\"");
+    }
+
+    @Test
     void malformedJsonIs400FailedToDecode() {
         assertThat(mvc.put().uri("/v1/things/a1").contentType(MediaType.APPLICATION_JSON).content("{\"name\": "))
                 .hasStatus(HttpStatus.BAD_REQUEST)
