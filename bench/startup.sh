@@ -4,16 +4,17 @@
 #   ext      extracted the way docker/Dockerfile does it (lib/ + thin jar, "java -jar")
 #   ext-aot  the same plus a JDK 25 AOT cache (-XX:AOTCacheOutput training run, then -XX:AOTCache)
 #   launcher extracted with --launcher (JarLauncher over BOOT-INF/), for comparison
+#   launcher-aot  the same with an AOT cache trained on it (shows why the Dockerfile does not use --launcher)
 # For each run: "Started ... in X seconds" from the log, RSS right after that line, RSS after 10 s idle.
 #
 # Usage: bench/startup.sh [runs-per-variant]      (default 3; builds the jar if missing)
-# Env:   JAVA (default /usr/lib/jvm/temurin-25-jdk-amd64/bin/java), VARIANTS="fat ext ext-aot launcher",
+# Env:   JAVA (default /usr/lib/jvm/temurin-25-jdk-amd64/bin/java), VARIANTS="fat ext ext-aot launcher launcher-aot",
 #        IDLE_SECONDS (10), KEEP=1 keeps the work directory.
 set -euo pipefail
 
 RUNS=${1:-3}
 JAVA=${JAVA:-/usr/lib/jvm/temurin-25-jdk-amd64/bin/java}
-VARIANTS=${VARIANTS:-"fat ext ext-aot launcher"}
+VARIANTS=${VARIANTS:-"fat ext ext-aot launcher launcher-aot"}
 IDLE_SECONDS=${IDLE_SECONDS:-10}
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 JAR=$(ls "$ROOT"/target/berth-*.jar 2>/dev/null | grep -v '\.original$' | head -1 || true)
@@ -48,9 +49,17 @@ prepare() {
         local t1=$(date +%s.%N)
         echo "AOT training: $(awk "BEGIN {printf \"%.1f\", $t1-$t0}") s wall, cache $(du -m "$WORK/ext/berth.aot" | cut -f1) MB" >&2
       fi ;;
-    launcher)
+    launcher|launcher-aot)
       [[ -d "$WORK/launcher" ]] || "$JAVA" -Djarmode=tools -jar "$JAR" extract --launcher \
-          --destination "$WORK/launcher" >/dev/null ;;
+          --destination "$WORK/launcher" >/dev/null
+      if [[ "$1" == launcher-aot && ! -f "$WORK/launcher/berth.aot" ]]; then
+        local t0=$(date +%s.%N)
+        (cd "$WORK/launcher" && "$JAVA" "${FLAGS[@]}" -XX:AOTCacheOutput=berth.aot -Dspring.context.exit=onRefresh \
+            org.springframework.boot.loader.launch.JarLauncher "${APP_ARGS[@]}" --berth.data-dir="$WORK/train-data-l" \
+            >"$WORK/aot-training-launcher.log" 2>&1)
+        local t1=$(date +%s.%N)
+        echo "AOT training (launcher): $(awk "BEGIN {printf \"%.1f\", $t1-$t0}") s wall, cache $(du -m "$WORK/launcher/berth.aot" | cut -f1) MB" >&2
+      fi ;;
   esac
 }
 
@@ -64,6 +73,7 @@ run_once() {
     ext)      (cd "$WORK/ext" && exec "$JAVA" "${FLAGS[@]}" -jar berth.jar "${APP_ARGS[@]}" --berth.data-dir="$data") >"$log" 2>&1 & ;;
     ext-aot)  (cd "$WORK/ext" && exec "$JAVA" "${FLAGS[@]}" -XX:AOTCache=berth.aot -jar berth.jar "${APP_ARGS[@]}" --berth.data-dir="$data") >"$log" 2>&1 & ;;
     launcher) (cd "$WORK/launcher" && exec "$JAVA" "${FLAGS[@]}" org.springframework.boot.loader.launch.JarLauncher "${APP_ARGS[@]}" --berth.data-dir="$data") >"$log" 2>&1 & ;;
+    launcher-aot) (cd "$WORK/launcher" && exec "$JAVA" "${FLAGS[@]}" -XX:AOTCache=berth.aot org.springframework.boot.loader.launch.JarLauncher "${APP_ARGS[@]}" --berth.data-dir="$data") >"$log" 2>&1 & ;;
   esac
   PID=$!
   local waited=0

@@ -1,6 +1,7 @@
 package dev.berth.api;
 
 import java.io.IOException;
+import java.net.URI;
 import java.util.Set;
 
 import jakarta.servlet.FilterChain;
@@ -100,7 +101,11 @@ class AclFilter extends OncePerRequestFilter {
 
     private void deny(HttpServletRequest request, HttpServletResponse response, String reason) throws IOException {
         ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.FORBIDDEN, reason);
-        problem.setInstance(java.net.URI.create(request.getRequestURI()));
+        try {
+            problem.setInstance(URI.create(request.getRequestURI()));
+        } catch (IllegalArgumentException ex) {
+            // A request URI that is not a valid URI reference: leave "instance" out rather than fail the refusal.
+        }
         response.setStatus(HttpStatus.FORBIDDEN.value());
         response.setContentType(MediaType.APPLICATION_PROBLEM_JSON_VALUE);
         response.getOutputStream().write(jsonMapper.writeValueAsBytes(problem));
