@@ -122,6 +122,24 @@ class StartupConfigurationFailureTest {
     }
 
     @Test
+    void blankTokenSecretNamesTheListElement() {
+        FailureAnalysis analysis = invalid(start("--berth.acl.enabled=true", "--berth.acl.tokens[0].secret=",
+                "--berth.acl.tokens[0].scope=write"));
+
+        assertThat(analysis).isNotNull();
+        assertThat(analysis.getDescription()).contains("'berth.acl.tokens[0].secret'").contains("must not be blank");
+    }
+
+    @Test
+    void unknownScopeListsTheAllowedValues() {
+        FailureAnalysis analysis = invalid(start("--berth.acl.enabled=true", "--berth.acl.tokens[0].secret=x",
+                "--berth.acl.tokens[0].scope=admin"));
+
+        assertThat(analysis).isNotNull();
+        assertThat(analysis.getDescription()).contains("'admin'").contains("must be one of: read, write");
+    }
+
+    @Test
     void unparsableDurationNamesKeyAndValue() {
         FailureAnalysis analysis = invalid(start("--berth.client.max-kill-timeout=soon"));
 
