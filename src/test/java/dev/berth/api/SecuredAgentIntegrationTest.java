@@ -71,6 +71,7 @@ class SecuredAgentIntegrationTest {
         assertThat(scrape.statusCode()).isEqualTo(200);
         assertThat(scrape.body()).contains("# TYPE jvm_");
 
+        assertThat(send("GET", "/v1/metrics", null).statusCode()).isEqualTo(200);
         assertThat(send("GET", "/actuator/health/liveness", null).statusCode()).isEqualTo(200);
         HttpResponse<String> readiness = send("GET", "/actuator/health/readiness", null);
         assertThat(readiness.statusCode()).isEqualTo(200);
@@ -93,6 +94,14 @@ class SecuredAgentIntegrationTest {
 
         HttpResponse<String> asOperator = send("PUT", "/v1/client/allocation/a1", "write-secret");
         assertThat(asOperator.statusCode()).isNotEqualTo(403);
+    }
+
+    @Test
+    void clientStatsNeedReadScope() throws Exception {
+        assertThat(send("GET", "/v1/client/stats", null).statusCode()).isEqualTo(403);
+        HttpResponse<String> stats = send("GET", "/v1/client/stats", "read-secret");
+        assertThat(stats.statusCode()).isEqualTo(200);
+        assertThat(contentType(stats)).startsWith("application/json");
     }
 
     @Test
