@@ -99,16 +99,16 @@ public class DeviceAllocator {
             throws DeviceAllocationException {
         boolean heldBefore = byAlloc.containsKey(allocId);
         Map<String, List<AllocatedDevice>> result = new LinkedHashMap<>();
-        try {
-            for (Map.Entry<String, List<DeviceRequest>> task : tasks.entrySet()) {
+        for (Map.Entry<String, List<DeviceRequest>> task : tasks.entrySet()) {
+            try {
                 result.put(task.getKey(), allocate(new TaskRef(allocId, job, task.getKey()), task.getValue()));
             }
-        }
-        catch (DeviceAllocationException ex) {
-            if (!heldBefore) {
-                release(allocId);
+            catch (DeviceAllocationException ex) {
+                if (!heldBefore) {
+                    release(allocId);
+                }
+                throw new DeviceAllocationException("task \"" + task.getKey() + "\": " + ex.getMessage());
             }
-            throw ex;
         }
         return result;
     }

@@ -103,7 +103,8 @@ class DeviceAllocatorTest {
         tasks.put("web", List.of(new DeviceRequest("fpga", 1)));
         tasks.put("train", List.of(new DeviceRequest("nvidia/gpu/A100", 4)));
 
-        assertThatThrownBy(() -> allocator.allocateAll("alloc1", "job", tasks)).isInstanceOf(DeviceAllocationException.class);
+        assertThatThrownBy(() -> allocator.allocateAll("alloc1", "job", tasks)).isInstanceOf(DeviceAllocationException.class)
+                .hasMessage("task \"train\": not enough devices for \"nvidia/gpu/A100\": need 4, at most 3 healthy and unreserved in one group");
         assertThat(store.rows).isEmpty();
         assertThat(allocator.holder("f1")).isEmpty();
 
