@@ -48,7 +48,7 @@ public final class TaskRunner {
     static final int STOP_ATTEMPTS = 5;
 
     private final TaskRunnerContext ctx;
-    private final TaskHookContext hookContext;
+    private volatile TaskHookContext hookContext;
     private final CompletableFuture<Void> killSignal = new CompletableFuture<>();
     private final CompletableFuture<Void> shutdownSignal = new CompletableFuture<>();
     private final CompletableFuture<Void> done = new CompletableFuture<>();
@@ -91,6 +91,11 @@ public final class TaskRunner {
             return;
         }
         emit(TaskEvent.received(ctx.clock().instant()));
+        if (killSignal.isDone()) {
+            markKilledBeforeStart();
+            done.complete(null);
+            return;
+        }
         Thread.ofVirtual().name("berth-task-" + shortId() + "-" + name()).start(this::run);
     }
 
@@ -188,6 +193,7 @@ public final class TaskRunner {
             restartRequested = true;
             result = stopTask(exit);
         }
+        clearHandle();
         emit(TaskEvent.terminated(ctx.clock().instant(), result));
         if (result.oomKilled()) {
             ctx.listener().taskOomKilled(name());
@@ -204,14 +210,28 @@ public final class TaskRunner {
         } else {
             ctx.tracker().setExitResult(result);
         }
-        synchronized (stateLock) {
-            handle = null;
-        }
         boolean again = afterExit();
         synchronized (stateLock) {
             restartAck.complete(null);
         }
         return again;
+    }
+
+    /** Nomad's clearDriverHandle: the exited task is destroyed in the driver (force, errors logged) and forgotten. */
+    private void clearHandle() {
+        TaskHandle h;
+        synchronized (stateLock) {
+            h = handle;
+            handle = null;
+        }
+        if (h == null) {
+            return;
+        }
+        try {
+            ctx.driver().destroy(h, true);
+        } catch (DriverException | RuntimeException e) {
+            log.warn("destroying exited task failed: alloc={} task={}", ctx.alloc().id(), name(), e);
+        }
     }
 
     /** Applies the restart decision; waits the delay. Returns whether to start again. */
@@ -378,6 +398,38 @@ public final class TaskRunner {
 
     // ---- control from other threads ----
 
+    /** Fails a task that never ran (alloc prerun failed): Received, the event, dead. Its runner never starts. */
+    public void failBeforeStart(TaskEvent event) {
+        if (!started.compareAndSet(false, true)) {
+            return;
+        }
+        emit(TaskEvent.received(ctx.clock().instant()));
+        update(s -> s.withEvent(event).withState(TaskState.DEAD, ctx.clock().instant()));
+        done.complete(null);
+    }
+
+    /** Runs the task update hooks for a non-terminal alloc update (the caller serializes updates). */
+    public void update(dev.berth.alloc.spec.AllocationSpec alloc) {
+        TaskHookContext old = hookContext;
+        hookContext = new TaskHookContext(alloc, old.group(), old.task(), old.allocDir(), old.taskDir(), old.driver(), old.events());
+        if (alloc.desiredTerminal()) {
+            return;
+        }
+        for (TaskHook hook : ctx.hooks()) {
+            if (hook instanceof TaskHooks.TaskUpdateHook u) {
+                timed(hook, "update", () -> u.update(hookContext, alloc), false);
+            }
+        }
+    }
+
+    public dev.berth.alloc.spec.TaskSpec task() {
+        return ctx.task();
+    }
+
+    public boolean started() {
+        return started.get();
+    }
+
     /**
      * Kills the task: emits {@code Killing} (unless dead), signals the run loop and waits until it exits, bounded by the
      * kill timeout plus the stop retries' budget. Idempotent.
@@ -386,7 +438,7 @@ public final class TaskRunner {
         if (done.isDone()) {
             return;
         }
-        if (!killSignal.isDone() && !state().dead()) {
+        if (started.get() && !killSignal.isDone() && !state().dead()) {
             emit(TaskEvent.killing(ctx.clock().instant(), killTimeout(), reason));
         }
         killSignal.complete(null);
