@@ -15,7 +15,8 @@ import org.springframework.context.SmartLifecycle;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
-import dev.berth.alloc.task.InterimRestartTracker;
+import dev.berth.alloc.task.RestartTracker;
+import dev.berth.alloc.task.RestartTracking;
 import dev.berth.alloc.task.Sleeper;
 import dev.berth.alloc.task.TaskHooks;
 import dev.berth.config.BerthProperties;
@@ -91,8 +92,8 @@ class AllocConfiguration {
         var env = System.getenv();
         AllocRunnerContext ctx = new AllocRunnerContext(props.allocDir().toAbsolutePath(), store,
                 name -> drivers.driver(name).orElseThrow(), allocHooks, taskHooks.orderedStream().toList(), clock, Sleeper.REAL, maxKill,
-                (alloc, task, restored) -> new InterimRestartTracker(task.restartPolicy(),
-                        InterimRestartTracker.restartOnSuccess(alloc.job().batchLike(), task.hook(), task.sidecar()), clock, random, restored),
+                (alloc, task, restored) -> RestartTracking.of(new RestartTracker(task.restartPolicy().toPolicy(), alloc.job().type(),
+                        task.hook(), task.sidecar(), clock, random)),
                 hc -> TaskEnvironment.build(hc.alloc(), hc.group(), hc.task(), new AllocDir(props.allocDir().toAbsolutePath(), hc.alloc().id()),
                         dc, env),
                 listener);

@@ -72,6 +72,43 @@ public final class GoDuration {
         return Duration.ofNanos(negative ? -nanos : nanos);
     }
 
+    /**
+     * Formats like Go's {@code time.Duration.String()}: {@code 0s}, {@code 1.5ms}, {@code 15s}, {@code 30m0s},
+     * {@code 24h0m0s}, {@code 1m30.5s}. Used where Nomad's messages print durations.
+     */
+    public static String format(Duration duration) {
+        long nanos = duration.toNanos();
+        if (nanos == 0) {
+            return "0s";
+        }
+        String sign = nanos < 0 ? "-" : "";
+        long u = Math.abs(nanos);
+        if (u < 1_000L) {
+            return sign + u + "ns";
+        }
+        if (u < 1_000_000L) {
+            return sign + fraction(u, 1_000L) + "µs";
+        }
+        if (u < 1_000_000_000L) {
+            return sign + fraction(u, 1_000_000L) + "ms";
+        }
+        long hours = u / 3_600_000_000_000L;
+        long minutes = (u / 60_000_000_000L) % 60;
+        String seconds = fraction(u % 60_000_000_000L, 1_000_000_000L) + "s";
+        if (hours > 0) {
+            return sign + hours + "h" + minutes + "m" + seconds;
+        }
+        if (minutes > 0) {
+            return sign + minutes + "m" + seconds;
+        }
+        return sign + seconds;
+    }
+
+    private static String fraction(long value, long unit) {
+        BigDecimal d = BigDecimal.valueOf(value).divide(BigDecimal.valueOf(unit)).stripTrailingZeros();
+        return d.scale() <= 0 ? d.setScale(0).toPlainString() : d.toPlainString();
+    }
+
     private static IllegalArgumentException invalid(String text) {
         return new IllegalArgumentException("time: invalid duration \"" + text + "\"");
     }

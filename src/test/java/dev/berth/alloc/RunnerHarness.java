@@ -18,7 +18,8 @@ import dev.berth.alloc.spec.ResourcesSpec;
 import dev.berth.alloc.spec.RestartPolicySpec;
 import dev.berth.alloc.spec.TaskGroupSpec;
 import dev.berth.alloc.spec.TaskSpec;
-import dev.berth.alloc.task.InterimRestartTracker;
+import dev.berth.alloc.task.RestartTracker;
+import dev.berth.alloc.task.RestartTracking;
 import dev.berth.alloc.task.Sleeper;
 import dev.berth.alloc.task.TaskEvent;
 import dev.berth.alloc.task.TaskState;
@@ -67,9 +68,8 @@ final class RunnerHarness implements AutoCloseable {
         TaskDriver driver = mock;
         return new AllocRunnerContext(root, store, name -> driver, List.of(new AllocDirHook()),
                 List.of(new ValidateHook(clock), new TaskDirHook(clock)), clock, sleeper(), maxKillTimeout,
-                (alloc, task, restored) -> new InterimRestartTracker(task.restartPolicy(),
-                        InterimRestartTracker.restartOnSuccess(alloc.job().batchLike(), task.hook(), task.sidecar()), clock,
-                        MAX_JITTER, restored),
+                (alloc, task, restored) -> RestartTracking.of(new RestartTracker(task.restartPolicy().toPolicy(), alloc.job().type(),
+                        task.hook(), task.sidecar(), clock, MAX_JITTER)),
                 hc -> TaskEnvironment.build(hc.alloc(), hc.group(), hc.task(), new AllocDir(root, hc.alloc().id()), "dc1", System.getenv()),
                 new AllocRunnerContext.AllocListener() {
                     @Override

@@ -24,6 +24,13 @@ class ConfigHelpersTest {
     }
 
     @ParameterizedTest
+    @CsvSource({"0,0s", "7,7ns", "1500,1.5µs", "1500000,1.5ms", "15000000000,15s", "1800000000000,30m0s",
+            "86400000000000,24h0m0s", "90500000000,1m30.5s", "-2000000000,-2s", "3723004000000,1h2m3.004s"})
+    void formatsLikeGo(long nanos, String text) {
+        assertThat(GoDuration.format(Duration.ofNanos(nanos))).isEqualTo(text);
+    }
+
+    @ParameterizedTest
     @CsvSource({"10", "1x", "s", "1..5s", "-", "1s2"})
     void rejectsMalformedGoDurations(String text) {
         assertThatIllegalArgumentException().isThrownBy(() -> GoDuration.parse(text)).withMessageContaining(text);

@@ -6,7 +6,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 
-import dev.berth.alloc.task.InterimRestartTracker;
+import dev.berth.alloc.task.RestartPolicy;
 
 /** Nomad's defaults for omitted fields and the structural validation of a submitted allocation. */
 public final class AllocSpecs {
@@ -123,10 +123,12 @@ public final class AllocSpecs {
     public static void validatePolicies(AllocationSpec spec) throws SpecValidationException {
         TaskGroupSpec group = spec.group().orElseThrow();
         for (TaskSpec t : group.tasks()) {
-            String problem = InterimRestartTracker.validate(t.restartPolicy());
-            if (problem != null) {
-                String field = "Job.TaskGroups[" + group.name() + "]" + (group.tasks().size() > 0 ? ".Tasks[" + t.name() + "]" : "") + ".RestartPolicy";
-                throw new SpecValidationException(field, problem);
+            List<RestartPolicy.Violation> problems = t.restartPolicy().toPolicy().validate();
+            if (!problems.isEmpty()) {
+                RestartPolicy.Violation v = problems.getFirst();
+                String field = "Job.TaskGroups[" + group.name() + "].Tasks[" + t.name() + "].RestartPolicy."
+                        + Character.toUpperCase(v.field().charAt(0)) + v.field().substring(1);
+                throw new SpecValidationException(field, v.message());
             }
         }
     }

@@ -27,6 +27,12 @@ public record RestartPolicySpec(
                 delay != null ? delay : base.delay, mode != null ? mode : base.mode);
     }
 
+    /** The tracker's policy (after defaults every field is set). */
+    public dev.berth.alloc.task.RestartPolicy toPolicy() {
+        return new dev.berth.alloc.task.RestartPolicy(attempts == null ? 0 : attempts, intervalDuration(), delayDuration(),
+                mode == null ? "" : mode);
+    }
+
     @JsonIgnore
     public Duration intervalDuration() {
         return Duration.ofNanos(interval == null ? 0 : interval);

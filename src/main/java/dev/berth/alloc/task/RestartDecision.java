@@ -4,30 +4,83 @@ import java.time.Duration;
 import java.util.Objects;
 
 /**
- * What the restart policy decided after an exit or start error (Nomad's {@code GetState()} pair plus its reason).
- *
- * @param outcome what happens next
- * @param delay   how long the runner waits before the next start (exactly this; seed 004)
- * @param reason  Nomad's restart reason text
+ * What {@link RestartTracker#state()} decided after a task stopped. {@link #state()} is Nomad's state string
+ * (also the task event type for {@code Restarting}, {@code Not Restarting} and {@code Killed}).
  */
-public record RestartDecision(Outcome outcome, Duration delay, String reason) {
+public sealed interface RestartDecision {
 
-    public static final String REASON_WITHIN_POLICY = "Restart within policy";
+    /** Nomad's {@code RestartReason} ({@code ""} when there is none). */
+    String reason();
 
-    public enum Outcome {
-        /** The task was killed: emit Killed, dead. */
-        KILLED,
-        /** Restart after {@link #delay}. */
-        RESTARTING,
-        /** Policy exhausted or unrecoverable: dead and failed. */
-        NOT_RESTARTING,
-        /** Finished successfully and should not restart: dead, not failed. */
-        TERMINATED
+    /** Nomad's state string: {@code Killed}, {@code Restarting}, {@code Not Restarting}, {@code Terminated} or {@code ""}. */
+    String state();
+
+    /** The task was killed: no restart. */
+    record Killed() implements RestartDecision {
+        @Override
+        public String reason() {
+            return "";
+        }
+
+        @Override
+        public String state() {
+            return "Killed";
+        }
     }
 
-    public RestartDecision {
-        Objects.requireNonNull(outcome, "'outcome' must not be null");
-        delay = delay == null ? Duration.ZERO : delay;
-        reason = reason == null ? "" : reason;
+    /** Restart after {@code delay} (already including jitter); never negative. */
+    record Restarting(Duration delay, String reason) implements RestartDecision {
+        public Restarting {
+            Objects.requireNonNull(delay, "'delay' must not be null");
+            Objects.requireNonNull(reason, "'reason' must not be null");
+            if (delay.isNegative()) {
+                delay = Duration.ZERO;
+            }
+        }
+
+        @Override
+        public String state() {
+            return "Restarting";
+        }
+    }
+
+    /** The policy does not allow another start: the task is dead and failed. */
+    record NotRestarting(String reason) implements RestartDecision {
+        public NotRestarting {
+            Objects.requireNonNull(reason, "'reason' must not be null");
+        }
+
+        @Override
+        public String state() {
+            return "Not Restarting";
+        }
+    }
+
+    /** The task finished successfully and need not run again: dead, not failed. */
+    record Terminated(String reason) implements RestartDecision {
+        public Terminated {
+            Objects.requireNonNull(reason, "'reason' must not be null");
+        }
+
+        @Override
+        public String state() {
+            return "Terminated";
+        }
+    }
+
+    /**
+     * Nomad's unknown state {@code ""}: no failure was recorded (e.g. an exit the runner did not report). The task
+     * runner treats it as a restart with no delay.
+     */
+    record NoDecision() implements RestartDecision {
+        @Override
+        public String reason() {
+            return "";
+        }
+
+        @Override
+        public String state() {
+            return "";
+        }
     }
 }

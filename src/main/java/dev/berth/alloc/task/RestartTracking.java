@@ -21,6 +21,41 @@ public interface RestartTracking {
 
     RestartDecision decide();
 
+    /** The drivers branch's {@link RestartTracker} behind this port. Counters: the attempt count (interval start not exposed). */
+    static RestartTracking of(RestartTracker tracker) {
+        return new RestartTracking() {
+            @Override
+            public void setStartError(Exception error, boolean recoverable) {
+                tracker.setStartError(error, recoverable);
+            }
+
+            @Override
+            public void setExitResult(ExitResult result) {
+                tracker.setExitResult(result);
+            }
+
+            @Override
+            public void setRestartTriggered(boolean failure) {
+                tracker.setRestartTriggered(failure);
+            }
+
+            @Override
+            public void setKilled() {
+                tracker.setKilled();
+            }
+
+            @Override
+            public RestartDecision decide() {
+                return tracker.state();
+            }
+
+            @Override
+            public Counters counters() {
+                return new Counters(tracker.count(), null);
+            }
+        };
+    }
+
     /** Persistable counters (attempt count and interval start) so a restore continues the same interval. */
     Counters counters();
 

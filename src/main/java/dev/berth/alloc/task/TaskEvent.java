@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.Objects;
 
 import dev.berth.driver.ExitResult;
+import dev.berth.driver.GoDuration;
 
 /**
  * One Nomad task event. {@code type} is Nomad's exact type string ({@link #RECEIVED}, …); {@code details} holds Nomad's
@@ -165,7 +166,7 @@ public record TaskEvent(String type, Instant time, String message, Map<String, S
             case RESTARTING -> {
                 String in = "Task restarting in " + GoDuration.format(Duration.ofNanos(startDelayNs));
                 String reason = detail("restart_reason");
-                yield reason.isEmpty() || reason.equals(RestartDecision.REASON_WITHIN_POLICY) ? in : reason + " - " + in;
+                yield reason.isEmpty() || reason.equals(RestartTracker.REASON_WITHIN_POLICY) ? in : reason + " - " + in;
             }
             case NOT_RESTARTING -> detail("restart_reason").isEmpty() ? "Task exceeded restart policy" : detail("restart_reason");
             case RESTART_SIGNALED -> detail("restart_reason").isEmpty() ? "Task signaled to restart" : detail("restart_reason");

@@ -28,6 +28,7 @@ import dev.berth.alloc.task.TaskHooks.TaskShutdownHook;
 import dev.berth.alloc.task.TaskHooks.TaskStopHook;
 import dev.berth.driver.DriverException;
 import dev.berth.driver.ExitResult;
+import dev.berth.driver.GoDuration;
 import dev.berth.driver.TaskConfig;
 import dev.berth.driver.TaskHandle;
 import dev.berth.driver.TaskNotFoundException;
@@ -239,32 +240,40 @@ public final class TaskRunner {
         RestartDecision decision = ctx.tracker().decide();
         persistLocal(false);
         var now = ctx.clock().instant();
-        switch (decision.outcome()) {
-            case KILLED -> {
+        Duration delay;
+        String reason;
+        switch (decision) {
+            case RestartDecision.Killed k -> {
                 update(s -> s.withEvent(TaskEvent.killed(now, killReason)).withState(TaskState.DEAD, now));
                 return false;
             }
-            case NOT_RESTARTING -> {
-                update(s -> s.withEvent(TaskEvent.notRestarting(now, decision.reason())).withState(TaskState.DEAD, now));
+            case RestartDecision.NotRestarting n -> {
+                update(s -> s.withEvent(TaskEvent.notRestarting(now, n.reason())).withState(TaskState.DEAD, now));
                 return false;
             }
-            case TERMINATED -> {
+            case RestartDecision.Terminated t -> {
                 update(s -> s.withState(TaskState.DEAD, now));
                 return false;
             }
-            case RESTARTING -> {
-                update(s -> s.withEvent(TaskEvent.restarting(now, decision.delay(), decision.reason())).withState(TaskState.PENDING, now));
-                ctx.listener().taskRestarting(name());
-                boolean elapsed = ctx.sleeper().sleep(decision.delay(), CompletableFuture.anyOf(killSignal, shutdownSignal));
-                if (!elapsed && killSignal.isDone()) {
-                    var t = ctx.clock().instant();
-                    update(s -> s.withEvent(TaskEvent.killed(t, null)).withState(TaskState.DEAD, t));
-                    return false;
-                }
-                return elapsed || !shutdownSignal.isDone();
+            case RestartDecision.Restarting r -> {
+                delay = r.delay();
+                reason = r.reason();
+            }
+            // Nomad's unknown state "": restart at once
+            case RestartDecision.NoDecision n -> {
+                delay = Duration.ZERO;
+                reason = "";
             }
         }
-        return false;
+        update(s -> s.withEvent(TaskEvent.restarting(now, delay, reason)).withState(TaskState.PENDING, now));
+        ctx.listener().taskRestarting(name());
+        boolean elapsed = ctx.sleeper().sleep(delay, CompletableFuture.anyOf(killSignal, shutdownSignal));
+        if (!elapsed && killSignal.isDone()) {
+            var t = ctx.clock().instant();
+            update(s -> s.withEvent(TaskEvent.killed(t, null)).withState(TaskState.DEAD, t));
+            return false;
+        }
+        return elapsed || !shutdownSignal.isDone();
     }
 
     /** PreKill hooks, then driver stop retried with backoff, then a bounded wait for the exit. */

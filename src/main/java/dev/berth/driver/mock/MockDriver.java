@@ -98,7 +98,8 @@ public class MockDriver implements TaskDriver, AutoCloseable {
         } catch (TaskConfigValidationException ex) {
             throw new DriverException("failed to decode driver config: " + ex.getMessage(), false, ex);
         }
-        if (tasks.containsKey(task.id())) {
+        MockTask previous = tasks.get(task.id());
+        if (previous != null && !previous.exit.isDone()) {
             throw new DriverException("task with ID \"" + task.id() + "\" already started", false);
         }
         if (cfg.startBlockFor().isPositive()) {
@@ -118,6 +119,7 @@ public class MockDriver implements TaskDriver, AutoCloseable {
         cfg.portMap().forEach((label, port) -> state.put("port." + label, Integer.toString(port)));
         TaskHandle handle = new TaskHandle(NAME, task.id(), clock.instant(), state);
         MockTask running = new MockTask(handle, cfg);
+        // A restart reuses the task id: the exited previous run is replaced.
         tasks.put(task.id(), running);
 
         // Nomad writes the strings once at start and then repeats them; the first write happens before start returns
@@ -232,10 +234,12 @@ public class MockDriver implements TaskDriver, AutoCloseable {
         return task;
     }
 
-    /** Ends every task still running (so no waiter hangs) and stops the scheduler. */
+    /**
+     * Stops the scheduler. Running tasks are not ended: on agent shutdown a task must not look as if it exited (runners
+     * bound their waits by their own shutdown signal).
+     */
     @Override
     public void close() {
-        tasks.values().forEach(MockTask::finish);
         scheduler.shutdownNow();
     }
 

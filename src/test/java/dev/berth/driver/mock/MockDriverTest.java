@@ -256,8 +256,11 @@ class MockDriverTest {
     }
 
     @Test
-    void startingTheSameTaskTwiceIsAnError() throws Exception {
-        driver.start(task("web", Map.of("run_for", "1m")));
+    void startingARunningTaskAgainIsAnErrorButAnExitedOneRestarts() throws Exception {
+        TaskHandle first = driver.start(task("web", Map.of("run_for", "1m")));
         assertThatExceptionOfType(DriverException.class).isThrownBy(() -> driver.start(task("web", Map.of())));
+        driver.stop(first, Duration.ZERO, null);
+        TaskHandle second = driver.start(task("web", Map.of("exit_code", 4)));
+        assertThat(exitOf(driver.waitTask(second))).isEqualTo(ExitResult.ofCode(4));
     }
 }
