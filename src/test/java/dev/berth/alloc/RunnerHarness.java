@@ -51,8 +51,18 @@ final class RunnerHarness implements AutoCloseable {
         }
     };
 
+    private final TaskDriver override;
+    private final Sleeper sleeper;
+
     RunnerHarness(Path root) {
+        this(root, null, null);
+    }
+
+    /** With another driver (raw_exec) and/or a real sleeper. */
+    RunnerHarness(Path root, TaskDriver driver, Sleeper realSleeper) {
         this.root = root;
+        this.override = driver;
+        this.sleeper = realSleeper;
         ScheduledThreadPoolExecutor scheduler = new ScheduledThreadPoolExecutor(1, Thread.ofVirtual().name("test-mock-", 0).factory());
         this.mock = new MockDriver(true, clock, scheduler, dev.berth.driver.mock.Sleeper.REAL);
     }
@@ -60,12 +70,12 @@ final class RunnerHarness implements AutoCloseable {
     Sleeper sleeper() {
         return (d, cancel) -> {
             sleeps.add(d);
-            return !cancel.isDone();
+            return sleeper != null ? sleeper.sleep(d, cancel) : !cancel.isDone();
         };
     }
 
     AllocRunnerContext context(Duration maxKillTimeout) {
-        TaskDriver driver = mock;
+        TaskDriver driver = override != null ? override : mock;
         return new AllocRunnerContext(root, store, name -> driver, List.of(new AllocDirHook()),
                 List.of(new ValidateHook(clock), new TaskDirHook(clock)), clock, sleeper(), maxKillTimeout,
                 (alloc, task, restored) -> RestartTracking.of(new RestartTracker(task.restartPolicy().toPolicy(), alloc.job().type(),
@@ -80,7 +90,18 @@ final class RunnerHarness implements AutoCloseable {
     }
 
     AllocRunner runner(AllocationSpec spec) {
+        return runner(spec, null);
+    }
+
+    AllocRunner runner(AllocationSpec spec, PortAllocator ports) {
         AllocationSpec withDefaults = AllocSpecs.withDefaults(spec, Duration.ofSeconds(30));
+        if (ports != null) {
+            try {
+                withDefaults = ResourceAssignment.assign(withDefaults, ports);
+            } catch (AllocExceptions.AdmissionException e) {
+                throw new IllegalStateException(e);
+            }
+        }
         AllocRecord rec = new AllocRecord(withDefaults, ClientStatus.PENDING, "");
         store.putAlloc(rec);
         AllocRunner r = new AllocRunner(context(Duration.ofSeconds(30)), rec);
