@@ -101,7 +101,7 @@ class AllocConfiguration {
         return manager;
     }
 
-    /** Agent shutdown ends every runner thread; tasks keep running (stop ≠ kill). */
+    /** Restores allocs at start; agent shutdown ends every runner thread, tasks keep running (stop ≠ kill). */
     @Bean
     SmartLifecycle allocShutdownLifecycle(AllocManager manager) {
         return new SmartLifecycle() {
@@ -109,7 +109,14 @@ class AllocConfiguration {
 
             @Override
             public void start() {
+                manager.restore();
                 running = true;
+            }
+
+            /** Before the web server starts (API ready after restore), stopped after it. */
+            @Override
+            public int getPhase() {
+                return 0;
             }
 
             @Override

@@ -278,6 +278,26 @@ public class AllocManager {
         return runner(id).destroy();
     }
 
+    /**
+     * Agent start: recreates a runner for every stored allocation; running tasks are re-attached through their persisted
+     * driver handles, terminal allocs only keep their final state. Ports are claimed again.
+     */
+    public void restore() {
+        for (AllocRecord rec : store.allocs()) {
+            try {
+                AllocationSpec spec = rec.spec();
+                ports.claim(spec.id(), spec.group().orElseThrow().networks());
+                spec.group().orElseThrow().tasks().forEach(t -> ports.claim(spec.id(), t.resources() == null ? null : t.resources().networks()));
+                AllocRunner runner = new AllocRunner(runnerContext, rec, true);
+                runners.put(spec.id(), runner);
+                runner.start();
+                log.info("restored allocation: alloc={} status={}", spec.id(), rec.clientStatus());
+            } catch (RuntimeException e) {
+                log.error("cannot restore allocation: alloc={}", rec.id(), e);
+            }
+        }
+    }
+
     /** Agent shutdown: ends every runner thread promptly; tasks keep running. */
     public void shutdown(Duration wait) {
         try (var exec = Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("berth-shutdown-", 0).factory())) {

@@ -61,17 +61,25 @@ public final class AllocRunner {
     private volatile boolean groupKilled;
 
     public AllocRunner(AllocRunnerContext ctx, AllocRecord initial) {
+        this(ctx, initial, false);
+    }
+
+    /** With {@code restoring}, task states and handles are loaded from the store and running tasks are re-attached. */
+    public AllocRunner(AllocRunnerContext ctx, AllocRecord initial, boolean restoring) {
         this.ctx = ctx;
         this.record = initial;
         AllocationSpec spec = initial.spec();
         this.dir = new AllocDir(ctx.allocsRoot(), spec.id());
         this.group = spec.group().orElseThrow(() -> new IllegalArgumentException("task group not in job"));
         TaskCoordinator coordinator = new TaskCoordinator(group.tasks());
+        var storedStates = restoring ? ctx.store().taskStates(spec.id()) : java.util.Map.<String, TaskState>of();
         for (TaskSpec task : group.tasks()) {
-            var restored = ctx.store().taskLocalState(spec.id(), task.name()).map(TaskLocalState::restarts).orElse(null);
+            TaskLocalState local = restoring ? ctx.store().taskLocalState(spec.id(), task.name()).orElse(null) : null;
+            TaskState restoredState = restoring ? storedStates.getOrDefault(task.name(), TaskState.initial()) : null;
+            var restored = local == null ? null : local.restarts();
             var trCtx = new TaskRunnerContext(spec, group, task, dir, ctx.drivers().apply(task.driver()), ctx.taskHooks(), ctx.store(),
                     ctx.trackers().create(spec, task, restored), coordinator, ctx.clock(), ctx.sleeper(), ctx.maxKillTimeout(),
-                    ctx.envBuilder(), new TaskEvents(task.name()));
+                    ctx.envBuilder(), new TaskEvents(task.name()), restoredState, local);
             tasks.put(task.name(), new TaskRunner(trCtx));
         }
     }

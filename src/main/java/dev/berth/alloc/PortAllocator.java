@@ -105,6 +105,20 @@ public final class PortAllocator {
         return true;
     }
 
+    /** Re-claims ports an alloc already holds (restore after an agent restart): its own task may be bound to them. */
+    public synchronized void claim(String allocId, List<NetworkSpec> networks) {
+        if (networks == null) {
+            return;
+        }
+        for (NetworkSpec n : networks) {
+            for (List<NetworkSpec.PortSpec> list : java.util.Arrays.asList(n.reservedPorts(), n.dynamicPorts())) {
+                if (list != null) {
+                    list.stream().filter(p -> p.value() != null).forEach(p -> used.put(p.value(), allocId));
+                }
+            }
+        }
+    }
+
     /** Frees every port of the alloc. Idempotent. */
     public synchronized void release(String allocId) {
         used.values().removeIf(allocId::equals);

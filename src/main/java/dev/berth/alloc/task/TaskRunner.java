@@ -67,7 +67,11 @@ public final class TaskRunner {
         this.ctx = ctx;
         this.hookContext = new TaskHookContext(ctx.alloc(), ctx.group(), ctx.task(), ctx.allocDir().path(),
                 ctx.allocDir().taskDir(ctx.task().name()), ctx.driver(), this::emit);
-        this.state = TaskState.initial();
+        this.state = ctx.restoredState() != null ? ctx.restoredState() : TaskState.initial();
+        if (ctx.restoredLocal() != null) {
+            prestartDone.addAll(ctx.restoredLocal().prestartDone());
+        }
+        ctx.coordinator().taskStateChanged(ctx.task().name(), state);
         killSignal.whenComplete((v, e) -> ctx.coordinator().wake());
         shutdownSignal.whenComplete((v, e) -> ctx.coordinator().wake());
     }
@@ -91,7 +95,9 @@ public final class TaskRunner {
         if (!started.compareAndSet(false, true)) {
             return;
         }
-        emit(TaskEvent.received(ctx.clock().instant()));
+        if (ctx.restoredState() == null) {
+            emit(TaskEvent.received(ctx.clock().instant()));
+        }
         if (killSignal.isDone()) {
             markKilledBeforeStart();
             done.complete(null);
@@ -119,12 +125,62 @@ public final class TaskRunner {
     }
 
     private void runLoop() throws InterruptedException {
+        if (ctx.restoredState() != null) {
+            switch (restore()) {
+                case DONE -> {
+                    return;
+                }
+                case RESTARTED -> {
+                    startLoop();
+                    return;
+                }
+                case NOT_STARTED -> {
+                    // pending before the agent stopped: through the gate as usual
+                }
+            }
+        }
         if (!ctx.coordinator().awaitStart(name(), List.of(killSignal, shutdownSignal))) {
             if (!shutdownSignal.isDone() || killSignal.isDone()) {
                 markKilledBeforeStart();
             }
             return;
         }
+        startLoop();
+    }
+
+    private enum Restore { DONE, RESTARTED, NOT_STARTED }
+
+    /**
+     * Picks a task up after an agent restart: a dead task stays dead; a running one is re-attached through
+     * {@link dev.berth.driver.TaskDriver#recover} without a new Started event and then waited on as usual. A task the
+     * driver cannot find counts as failed ({@code Failed Restoring Task}) and follows its restart policy.
+     */
+    private Restore restore() throws InterruptedException {
+        TaskState restored = state();
+        if (restored.dead()) {
+            return Restore.DONE;
+        }
+        TaskHandle h = ctx.restoredLocal() == null ? null : ctx.restoredLocal().handle();
+        if (h == null || !restored.running()) {
+            return Restore.NOT_STARTED;
+        }
+        try {
+            TaskHandle recovered = ctx.driver().recover(h);
+            synchronized (stateLock) {
+                handle = recovered;
+                restartSignal = new CompletableFuture<>();
+                restartAck = new CompletableFuture<>();
+            }
+            persistLocal(false);
+            return waitAndHandleExit(ctx.driver().waitTask(recovered)) ? Restore.RESTARTED : Restore.DONE;
+        } catch (DriverException e) {
+            emit(TaskEvent.failedRestoring(ctx.clock().instant(), e.getMessage()));
+            ctx.tracker().setExitResult(new ExitResult(0, 0, false, "failed to restore task: " + e.getMessage()));
+            return afterExit() ? Restore.RESTARTED : Restore.DONE;
+        }
+    }
+
+    private void startLoop() throws InterruptedException {
         while (true) {
             if (killSignal.isDone()) {
                 markKilledBeforeStart();
