@@ -158,6 +158,8 @@ class AllocationApiTest {
                 .equals("complete"));
         assertThat(send("DELETE", "/v1/client/allocation/" + id, null).statusCode()).isEqualTo(200);
         assertThat(send("GET", "/v1/allocation/" + id, null).statusCode()).isEqualTo(404);
+        assertThat(send("DELETE", "/v1/client/allocation/" + id, null).statusCode()).as("destroy is idempotent").isEqualTo(200);
+        assertThat(send("DELETE", "/v1/client/allocation/never-existed", null).statusCode()).isEqualTo(404);
         assertThat(put(alloc(id, 7, "run", mockTask("t", "{}"), ""), id)).startsWith("409");
     }
 
