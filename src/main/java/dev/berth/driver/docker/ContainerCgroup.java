@@ -1,0 +1,75 @@
+package dev.berth.driver.docker;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Where a container's cgroup lives: the path inside each cgroup v1 hierarchy ({@code /docker/<id>} with the cgroupfs
+ * driver) or inside the v2 unified tree. Read from {@code /proc/<pid>/cgroup} of the container's init process, so it
+ * is right whatever the engine's cgroup driver or parent is.
+ *
+ * @param version 1 or 2
+ * @param path    path relative to the hierarchy root, starting with {@code /}
+ */
+public record ContainerCgroup(int version, String path) {
+
+    /** driverState keys the stats collector reads (see docs/docker.md). */
+    public static final String STATE_VERSION = "cgroup_version";
+    public static final String STATE_PATH = "cgroup";
+
+    public ContainerCgroup {
+        if (version != 1 && version != 2) {
+            throw new IllegalArgumentException("'version' must be 1 or 2, was " + version);
+        }
+        if (path == null || !path.startsWith("/")) {
+            throw new IllegalArgumentException("'path' must be absolute, was " + path);
+        }
+    }
+
+    /** Parses the text of a {@code /proc/<pid>/cgroup} file: the v1 memory line wins, else the v2 {@code 0::} line. */
+    public static Optional<ContainerCgroup> parse(String procCgroup) {
+        List<String> lines = procCgroup.lines().toList();
+        for (String line : lines) {
+            String[] parts = line.split(":", 3);
+            if (parts.length == 3 && Arrays.asList(parts[1].split(",")).contains("memory")) {
+                return Optional.of(new ContainerCgroup(1, parts[2]));
+            }
+        }
+        for (String line : lines) {
+            if (line.startsWith("0::/")) {
+                return Optional.of(new ContainerCgroup(2, line.substring(3)));
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** The cgroup of process {@code pid}, if it still exists. */
+    public static Optional<ContainerCgroup> ofPid(long pid) {
+        try {
+            return parse(Files.readString(Path.of("/proc", Long.toString(pid), "cgroup")));
+        } catch (IOException e) {
+            return Optional.empty();
+        }
+    }
+
+    /** Reads it back from a handle's driverState. */
+    public static Optional<ContainerCgroup> fromState(Map<String, String> driverState) {
+        String version = driverState.get(STATE_VERSION);
+        String path = driverState.get(STATE_PATH);
+        if (version == null || path == null) {
+            return Optional.empty();
+        }
+        return Optional.of(new ContainerCgroup(Integer.parseInt(version), path));
+    }
+
+    /** The directory of {@code controller} (v1) or of the unified tree (v2) under {@code root}. */
+    public Path dir(Path root, String controller) {
+        Path base = version == 1 ? root.resolve(controller) : root;
+        return base.resolve(path.substring(1));
+    }
+}

@@ -1,0 +1,71 @@
+package dev.berth.driver.docker;
+
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import com.github.dockerjava.api.DockerClient;
+import com.github.dockerjava.api.command.InspectContainerResponse;
+import com.github.dockerjava.api.command.WaitContainerResultCallback;
+import com.github.dockerjava.api.exception.NotFoundException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import dev.berth.driver.ExitResult;
+
+/**
+ * Waits for one container to exit (on a virtual thread) and completes its exit future. A broken wait (engine
+ * restarting, connection reset) is not an exit: it retries with backoff until the engine says the container is
+ * stopped or gone. The exit code and OOM flag come from inspect, like Nomad's docker driver (signal is always 0).
+ */
+final class ContainerWaiter {
+
+    private static final Logger log = LoggerFactory.getLogger(ContainerWaiter.class);
+    private static final long MAX_BACKOFF_MILLIS = 5_000;
+    private static final long LOG_DRAIN_MILLIS = 2_000;
+
+    private ContainerWaiter() {
+    }
+
+    static void await(DockerClient client, String id, ContainerLogCopier logs, CompletableFuture<ExitResult> exit) {
+        long backoff = 100;
+        while (!exit.isDone()) {
+            try {
+                client.waitContainerCmd(id).exec(new WaitContainerResultCallback()).awaitStatusCode();
+                InspectContainerResponse.ContainerState state = client.inspectContainerCmd(id).exec().getState();
+                if (Boolean.TRUE.equals(state.getRunning())) {
+                    continue; // restarted by the engine's own restart policy: keep waiting
+                }
+                drain(logs);
+                Long code = state.getExitCodeLong();
+                String error = state.getError() == null || state.getError().isBlank() ? null : state.getError();
+                exit.complete(new ExitResult(code == null ? 0 : code.intValue(), 0, Boolean.TRUE.equals(state.getOOMKilled()), error));
+            } catch (NotFoundException e) {
+                drain(logs);
+                exit.complete(new ExitResult(0, 0, false, "container " + id + " no longer exists"));
+            } catch (RuntimeException e) {
+                log.debug("waiting for container {} failed, retrying in {} ms: {}", id, backoff, e.toString());
+                try {
+                    TimeUnit.MILLISECONDS.sleep(backoff);
+                } catch (InterruptedException interrupted) {
+                    Thread.currentThread().interrupt();
+                    exit.completeExceptionally(interrupted);
+                    return;
+                }
+                backoff = Math.min(MAX_BACKOFF_MILLIS, backoff * 2);
+            }
+        }
+    }
+
+    private static void drain(ContainerLogCopier logs) {
+        if (logs == null) {
+            return;
+        }
+        try {
+            if (!logs.awaitDrained(LOG_DRAIN_MILLIS)) {
+                log.debug("log stream did not end within {} ms after exit", LOG_DRAIN_MILLIS);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

@@ -1,0 +1,486 @@
+package dev.berth.driver.docker;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+import com.github.dockerjava.api.DockerClient;
+import com.github.dockerjava.api.command.InspectContainerResponse;
+import com.github.dockerjava.api.exception.ConflictException;
+import com.github.dockerjava.api.exception.NotFoundException;
+import com.github.dockerjava.api.exception.NotModifiedException;
+import com.github.dockerjava.api.model.Bind;
+import com.github.dockerjava.api.model.HostConfig;
+import com.github.dockerjava.api.model.Version;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.stereotype.Component;
+
+import dev.berth.config.BerthProperties;
+import dev.berth.driver.DriverException;
+import dev.berth.driver.DriverFingerprint;
+import dev.berth.driver.ExitResult;
+import dev.berth.driver.HealthState;
+import dev.berth.driver.TaskConfig;
+import dev.berth.driver.TaskConfigValidationException;
+import dev.berth.driver.TaskDriver;
+import dev.berth.driver.TaskHandle;
+import dev.berth.driver.TaskNotFoundException;
+
+/**
+ * The {@code docker} driver: one container per task on the Docker Engine API (docker-java, unversioned paths).
+ * The container is named {@code <task>-<allocId>} and labelled with the alloc/task ids; the alloc dir is mounted at
+ * {@code /alloc}, the task's {@code local/} at {@code /local} and {@code secrets/} at {@code /secrets}. Logs are
+ * followed into the task's stdout/stderr files. The handle's driverState carries {@code container_id} (for recover)
+ * and the container's cgroup ({@link ContainerCgroup}) for the stats collector.
+ */
+@Component
+public class DockerDriver implements TaskDriver {
+
+    public static final String NAME = "docker";
+    public static final String STATE_CONTAINER_ID = "container_id";
+    public static final String LABEL_ALLOC_ID = "dev.berth.alloc_id";
+    public static final String LABEL_TASK = "dev.berth.task_name";
+    public static final String LABEL_JOB = "dev.berth.job_name";
+    public static final String LABEL_TASK_GROUP = "dev.berth.task_group";
+    public static final String LABEL_NAMESPACE = "dev.berth.namespace";
+
+    private static final Logger log = LoggerFactory.getLogger(DockerDriver.class);
+    private static final long MIB = 1024L * 1024L;
+    /** Bound on waiting for a container to die after SIGKILL. */
+    private static final Duration KILL_GRACE = Duration.ofSeconds(10);
+
+    private final boolean enabled;
+    private final boolean pullMissing;
+    private final DockerEngineProperties engine;
+    private final DockerClient client;
+    private final DockerClient healthClient;
+    private final Clock clock;
+    private final Map<String, RunningContainer> containers = new ConcurrentHashMap<>();
+
+    private record RunningContainer(String id, CompletableFuture<ExitResult> exit, ContainerLogCopier logs) {
+    }
+
+    public DockerDriver(BerthProperties properties, DockerEngineProperties engine, Clock clock) {
+        this(properties.drivers().docker().enabled(), properties.drivers().docker().pull(), engine, clock);
+    }
+
+    /** For tests and tools: a driver against {@code engine.host()} without a Spring context. */
+    public DockerDriver(boolean enabled, String pullPolicy, DockerEngineProperties engine, Clock clock) {
+        if (!pullPolicy.equals("missing") && !pullPolicy.equals("never")) {
+            throw new IllegalArgumentException("'berth.drivers.docker.pull' must be 'missing' or 'never', was '" + pullPolicy + "'");
+        }
+        this.enabled = enabled;
+        this.pullMissing = pullPolicy.equals("missing");
+        this.engine = engine;
+        this.clock = clock;
+        this.client = DockerClients.create(engine.host(), Duration.ofSeconds(5), null);
+        this.healthClient = DockerClients.create(engine.host(), engine.pingTimeout(), engine.pingTimeout());
+    }
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public Duration fingerprintPeriod() {
+        return engine.fingerprintPeriod();
+    }
+
+    @Override
+    public DriverFingerprint fingerprint() {
+        if (!enabled) {
+            return DriverFingerprint.disabled();
+        }
+        try {
+            healthClient.pingCmd().exec();
+            Version version = healthClient.versionCmd().exec();
+            Map<String, String> attributes = new LinkedHashMap<>();
+            attributes.put("driver.docker", "true");
+            attributes.put("driver.docker.version", String.valueOf(version.getVersion()));
+            attributes.put("driver.docker.api_version", String.valueOf(version.getApiVersion()));
+            attributes.put("driver.docker.os_type", String.valueOf(version.getOperatingSystem()));
+            return DriverFingerprint.healthy(attributes);
+        } catch (RuntimeException e) {
+            log.debug("docker engine at {} not reachable: {}", engine.host(), e.toString());
+            return new DriverFingerprint(HealthState.UNHEALTHY, "Docker daemon not reachable", Map.of());
+        }
+    }
+
+    @Override
+    public void validate(Map<String, Object> config) throws TaskConfigValidationException {
+        DockerTaskConfig.parse(config);
+    }
+
+    @Override
+    public TaskHandle start(TaskConfig task) throws DriverException {
+        DockerTaskConfig config;
+        try {
+            config = DockerTaskConfig.parse(task.config());
+        } catch (TaskConfigValidationException e) {
+            throw new DriverException(e.getMessage(), false, e);
+        }
+        ensureImage(config.image());
+        String name = containerName(task);
+        String id = null;
+        try {
+            removeStale(name);
+            id = client.createContainerCmd(config.image())
+                    .withName(name)
+                    .withCmd(config.cmd().isEmpty() ? null : config.cmd())
+                    .withEntrypoint(config.entrypoint().isEmpty() ? null : config.entrypoint())
+                    .withEnv(env(task, config))
+                    .withLabels(labels(task, config))
+                    .withWorkingDir(config.workDir())
+                    .withHostConfig(hostConfig(task, config))
+                    .exec().getId();
+            ContainerLogCopier logs = new ContainerLogCopier(task.stdoutPath(), task.stderrPath());
+            // follow the logs before starting, so even a container that exits at once has all its output copied
+            client.logContainerCmd(id).withFollowStream(true).withStdOut(true).withStdErr(true).exec(logs);
+            client.startContainerCmd(id).exec();
+            Map<String, String> state = containerState(id);
+            if (task.stdoutPath() != null) {
+                state.put("stdout_path", task.stdoutPath().toString());
+            }
+            if (task.stderrPath() != null) {
+                state.put("stderr_path", task.stderrPath().toString());
+            }
+            track(id, logs);
+            return new TaskHandle(NAME, task.id(), clock.instant(), state);
+        } catch (IOException e) {
+            removeQuietly(id);
+            throw new DriverException("failed to prepare task directories or log files: " + e.getMessage(), false, e);
+        } catch (RuntimeException e) {
+            removeQuietly(id);
+            // an engine hiccup may heal: let the restart policy retry; a bad request will not
+            boolean recoverable = !(e instanceof com.github.dockerjava.api.exception.BadRequestException);
+            throw new DriverException("failed to start container for task " + task.id() + ": " + e.getMessage(), recoverable, e);
+        }
+    }
+
+    @Override
+    public CompletableFuture<ExitResult> waitTask(TaskHandle handle) {
+        RunningContainer container = containers.get(handle.driverState().getOrDefault(STATE_CONTAINER_ID, ""));
+        if (container == null) {
+            return CompletableFuture.failedFuture(new TaskNotFoundException(handle.taskId()));
+        }
+        return container.exit().copy();
+    }
+
+    @Override
+    public void stop(TaskHandle handle, Duration timeout, String signal) throws DriverException {
+        String id = containerId(handle);
+        String sig = signal == null || signal.isBlank() ? "SIGTERM" : Signals.require(signal);
+        if (!kill(handle, id, sig)) {
+            return;
+        }
+        RunningContainer container = containers.get(id);
+        if (container != null && awaitExit(container, timeout)) {
+            return;
+        }
+        if (container == null && !isRunningAfter(id, timeout)) {
+            return;
+        }
+        kill(handle, id, "SIGKILL");
+        if (container != null) {
+            awaitExit(container, KILL_GRACE);
+        }
+    }
+
+    @Override
+    public void signal(TaskHandle handle, String signal) throws DriverException {
+        String id = containerId(handle);
+        if (!kill(handle, id, Signals.require(signal))) {
+            throw new DriverException("cannot signal task " + handle.taskId() + ": container is not running", false);
+        }
+    }
+
+    @Override
+    public void destroy(TaskHandle handle, boolean force) throws DriverException {
+        String id = containerId(handle);
+        if (!force) {
+            try {
+                if (Boolean.TRUE.equals(client.inspectContainerCmd(id).exec().getState().getRunning())) {
+                    throw new DriverException("cannot destroy running task", false);
+                }
+            } catch (NotFoundException e) {
+                forget(id);
+                return;
+            }
+        }
+        try {
+            client.removeContainerCmd(id).withForce(true).withRemoveVolumes(true).exec();
+        } catch (NotFoundException e) {
+            // already gone: destroy is idempotent
+        } catch (RuntimeException e) {
+            throw new DriverException("failed to remove container " + id + ": " + e.getMessage(), true, e);
+        }
+        forget(id);
+    }
+
+    @Override
+    public TaskHandle recover(TaskHandle handle) throws DriverException {
+        String id = containerId(handle);
+        if (containers.containsKey(id)) {
+            return handle;
+        }
+        InspectContainerResponse inspect;
+        try {
+            inspect = client.inspectContainerCmd(id).exec();
+        } catch (NotFoundException e) {
+            throw new TaskNotFoundException(handle.taskId());
+        } catch (RuntimeException e) {
+            throw new DriverException("failed to inspect container " + id + ": " + e.getMessage(), true, e);
+        }
+        ContainerLogCopier logs = null;
+        if (Boolean.TRUE.equals(inspect.getState().getRunning())) {
+            Path[] paths = logPaths(handle);
+            try {
+                logs = new ContainerLogCopier(paths[0], paths[1]);
+                // only what is new: the previous agent already copied what came before
+                int since = (int) clock.instant().getEpochSecond();
+                client.logContainerCmd(id).withFollowStream(true).withStdOut(true).withStdErr(true).withSince(since).exec(logs);
+            } catch (IOException e) {
+                log.warn("task {}: cannot reopen log files: {}", handle.taskId(), e.toString());
+            }
+        }
+        track(id, logs);
+        Map<String, String> state = new HashMap<>(handle.driverState());
+        state.putAll(containerState(id));
+        return new TaskHandle(handle.driver(), handle.taskId(), handle.startedAt(), state);
+    }
+
+    /** Stats straight from the container's cgroup (cheap); see {@link CgroupStatsReader}. */
+    public ContainerStats stats(TaskHandle handle) throws DriverException {
+        ContainerCgroup cgroup = ContainerCgroup.fromState(handle.driverState())
+                .orElseThrow(() -> new DriverException("task " + handle.taskId() + " has no cgroup in its handle", false));
+        try {
+            return new CgroupStatsReader(Path.of(engine.cgroupRoot())).read(cgroup);
+        } catch (IOException e) {
+            throw new DriverException("cannot read stats of task " + handle.taskId() + ": " + e.getMessage(), false, e);
+        }
+    }
+
+    private void ensureImage(String image) throws DriverException {
+        try {
+            client.inspectImageCmd(image).exec();
+            return;
+        } catch (NotFoundException e) {
+            if (!pullMissing) {
+                throw new DriverException("Failed to find docker image \"" + image + "\" (pull policy 'never')", false, e);
+            }
+        } catch (RuntimeException e) {
+            throw new DriverException("failed to inspect image " + image + ": " + e.getMessage(), true, e);
+        }
+        try {
+            client.pullImageCmd(image).start().awaitCompletion(10, TimeUnit.MINUTES);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new DriverException("interrupted while pulling " + image, true, e);
+        } catch (RuntimeException e) {
+            throw new DriverException("Failed to pull `" + image + "`: " + e.getMessage(), true, e);
+        }
+    }
+
+    private void track(String id, ContainerLogCopier logs) {
+        CompletableFuture<ExitResult> exit = new CompletableFuture<>();
+        containers.put(id, new RunningContainer(id, exit, logs));
+        Thread.ofVirtual().name("docker-wait-" + id.substring(0, 12)).start(() -> ContainerWaiter.await(client, id, logs, exit));
+    }
+
+    private void forget(String id) {
+        RunningContainer container = containers.remove(id);
+        if (container != null && container.logs() != null) {
+            try {
+                container.logs().close();
+            } catch (IOException e) {
+                log.debug("closing log stream of {}: {}", id, e.toString());
+            }
+        }
+    }
+
+    /** Sends {@code signal}; false when the container exists but is not running. */
+    private boolean kill(TaskHandle handle, String id, String signal) throws DriverException {
+        try {
+            client.killContainerCmd(id).withSignal(signal).exec();
+            return true;
+        } catch (NotFoundException e) {
+            throw new TaskNotFoundException(handle.taskId());
+        } catch (ConflictException | NotModifiedException e) {
+            return false;
+        } catch (RuntimeException e) {
+            throw new DriverException("failed to send " + signal + " to container " + id + ": " + e.getMessage(), true, e);
+        }
+    }
+
+    private static boolean awaitExit(RunningContainer container, Duration timeout) {
+        try {
+            container.exit().get(Math.max(0, timeout.toMillis()), TimeUnit.MILLISECONDS);
+            return true;
+        } catch (TimeoutException e) {
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        } catch (ExecutionException e) {
+            return true;
+        }
+    }
+
+    /** For a container this instance does not track: poll its state until {@code timeout}. */
+    private boolean isRunningAfter(String id, Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        do {
+            try {
+                if (!Boolean.TRUE.equals(client.inspectContainerCmd(id).exec().getState().getRunning())) {
+                    return false;
+                }
+                Thread.sleep(50);
+            } catch (NotFoundException e) {
+                return false;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return true;
+            }
+        } while (System.nanoTime() < deadline);
+        return true;
+    }
+
+    private Map<String, String> containerState(String id) {
+        Map<String, String> state = new HashMap<>();
+        state.put(STATE_CONTAINER_ID, id);
+        try {
+            Long pid = client.inspectContainerCmd(id).exec().getState().getPidLong();
+            if (pid != null && pid > 0) {
+                state.put("pid", pid.toString());
+                ContainerCgroup.ofPid(pid).ifPresent(cgroup -> {
+                    state.put(ContainerCgroup.STATE_VERSION, Integer.toString(cgroup.version()));
+                    state.put(ContainerCgroup.STATE_PATH, cgroup.path());
+                });
+            }
+        } catch (RuntimeException e) {
+            log.debug("inspect of {} for its cgroup failed: {}", id, e.toString());
+        }
+        return state;
+    }
+
+    private void removeStale(String name) {
+        try {
+            client.removeContainerCmd(name).withForce(true).exec();
+            log.info("removed stale container {}", name);
+        } catch (NotFoundException e) {
+            // the usual case
+        }
+    }
+
+    private void removeQuietly(String id) {
+        if (id == null) {
+            return;
+        }
+        forget(id);
+        try {
+            client.removeContainerCmd(id).withForce(true).exec();
+        } catch (RuntimeException e) {
+            log.debug("cleanup of container {} failed: {}", id, e.toString());
+        }
+    }
+
+    static String containerName(TaskConfig task) {
+        String taskName = task.taskName() == null ? "task" : task.taskName();
+        String base = (taskName + "-" + (task.allocId() == null ? task.id() : task.allocId())).replaceAll("[^a-zA-Z0-9_.-]", "_");
+        return base.matches("^[a-zA-Z0-9].*") ? base : "t" + base;
+    }
+
+    private static List<String> env(TaskConfig task, DockerTaskConfig config) {
+        Map<String, String> env = new LinkedHashMap<>(task.env());
+        // paths as the task sees them inside the container, whatever the runner computed for the host
+        env.put("NOMAD_ALLOC_DIR", "/alloc");
+        env.put("NOMAD_TASK_DIR", "/local");
+        env.put("NOMAD_SECRETS_DIR", "/secrets");
+        env.putAll(config.env());
+        List<String> list = new ArrayList<>();
+        env.forEach((k, v) -> list.add(k + "=" + v));
+        return list;
+    }
+
+    private static Map<String, String> labels(TaskConfig task, DockerTaskConfig config) {
+        Map<String, String> labels = new LinkedHashMap<>(config.labels());
+        putIfNotNull(labels, LABEL_ALLOC_ID, task.allocId());
+        putIfNotNull(labels, LABEL_TASK, task.taskName());
+        putIfNotNull(labels, LABEL_JOB, task.jobName());
+        putIfNotNull(labels, LABEL_TASK_GROUP, task.taskGroup());
+        putIfNotNull(labels, LABEL_NAMESPACE, task.namespace());
+        return labels;
+    }
+
+    private static void putIfNotNull(Map<String, String> map, String key, String value) {
+        if (value != null) {
+            map.put(key, value);
+        }
+    }
+
+    private static HostConfig hostConfig(TaskConfig task, DockerTaskConfig config) throws IOException {
+        List<Bind> binds = new ArrayList<>();
+        if (task.allocDir() != null) {
+            binds.add(Bind.parse(task.allocDir().toAbsolutePath() + ":/alloc"));
+        }
+        if (task.taskDir() != null) {
+            Path local = Files.createDirectories(task.taskDir().resolve("local"));
+            Path secrets = Files.createDirectories(task.taskDir().resolve("secrets"));
+            binds.add(Bind.parse(local.toAbsolutePath() + ":/local"));
+            binds.add(Bind.parse(secrets.toAbsolutePath() + ":/secrets"));
+        }
+        for (DockerTaskConfig.Volume volume : config.volumes()) {
+            binds.add(Bind.parse(volume.hostPath(task.taskDir()).toAbsolutePath() + ":" + volume.containerPath()
+                    + (volume.readOnly() ? ":ro" : ":rw")));
+        }
+        HostConfig host = HostConfig.newHostConfig().withNetworkMode(config.networkMode()).withBinds(binds);
+        long hardMb = config.memoryHardLimitMb() > 0 ? config.memoryHardLimitMb() : task.memoryMaxMb();
+        if (hardMb > 0 && hardMb > task.memoryMb()) {
+            host.withMemory(hardMb * MIB);
+            if (task.memoryMb() > 0) {
+                host.withMemoryReservation(task.memoryMb() * MIB);
+            }
+        } else if (task.memoryMb() > 0) {
+            host.withMemory(task.memoryMb() * MIB);
+        }
+        if (task.cpuMhz() > 0) {
+            // Nomad hands its MHz straight to Docker as relative shares; the kernel minimum is 2
+            host.withCpuShares(Math.max(2, task.cpuMhz()));
+        }
+        return host;
+    }
+
+    private static String containerId(TaskHandle handle) throws DriverException {
+        String id = handle.driverState().get(STATE_CONTAINER_ID);
+        if (id == null || id.isBlank()) {
+            throw new DriverException("handle of task " + handle.taskId() + " has no container_id", false);
+        }
+        return id;
+    }
+
+    private static Path[] logPaths(TaskHandle handle) {
+        String out = handle.driverState().get("stdout_path");
+        String err = handle.driverState().get("stderr_path");
+        return new Path[] {out == null ? null : Path.of(out), err == null ? null : Path.of(err)};
+    }
+
+    /** Names this driver accepts for {@link #signal} and {@link #stop}. */
+    public static Set<String> signals() {
+        return Signals.NAMES;
+    }
+}
