@@ -57,6 +57,20 @@ public record ContainerCgroup(int version, String path) {
         }
     }
 
+    /**
+     * The engine's default place for a container's cgroup, for when no process is left to look at: the cgroupfs
+     * driver uses {@code <parent or /docker>/<id>}, the systemd driver {@code /<slice or system.slice>/docker-<id>.scope}.
+     */
+    public static ContainerCgroup ofEngineLayout(String id, String cgroupParent, String cgroupDriver, String cgroupVersion) {
+        int version = "2".equals(cgroupVersion) ? 2 : 1;
+        boolean noParent = cgroupParent == null || cgroupParent.isBlank();
+        if ("systemd".equals(cgroupDriver)) {
+            return new ContainerCgroup(version, "/" + (noParent ? "system.slice" : cgroupParent) + "/docker-" + id + ".scope");
+        }
+        String parent = noParent ? "/docker" : cgroupParent.startsWith("/") ? cgroupParent : "/" + cgroupParent;
+        return new ContainerCgroup(version, parent + "/" + id);
+    }
+
     /** Reads it back from a handle's driverState. */
     public static Optional<ContainerCgroup> fromState(Map<String, String> driverState) {
         String version = driverState.get(STATE_VERSION);

@@ -2,6 +2,7 @@ package dev.berth.driver.docker;
 
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 
 import com.github.dockerjava.api.DockerClient;
 import com.github.dockerjava.api.command.InspectContainerResponse;
@@ -26,7 +27,8 @@ final class ContainerWaiter {
     private ContainerWaiter() {
     }
 
-    static void await(DockerClient client, String id, ContainerLogCopier logs, CompletableFuture<ExitResult> exit) {
+    static void await(DockerClient client, String id, ContainerLogCopier logs, CompletableFuture<ExitResult> exit,
+            BooleanSupplier closed) {
         long backoff = 100;
         while (!exit.isDone()) {
             try {
@@ -43,6 +45,9 @@ final class ContainerWaiter {
                 drain(logs);
                 exit.complete(new ExitResult(0, 0, false, "container " + id + " no longer exists"));
             } catch (RuntimeException e) {
+                if (closed.getAsBoolean()) {
+                    return; // agent shutdown: the task keeps running and is recovered later
+                }
                 log.debug("waiting for container {} failed, retrying in {} ms: {}", id, backoff, e.toString());
                 try {
                     TimeUnit.MILLISECONDS.sleep(backoff);

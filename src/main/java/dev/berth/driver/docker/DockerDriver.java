@@ -1,32 +1,33 @@
 package dev.berth.driver.docker;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import com.github.dockerjava.api.DockerClient;
+import com.github.dockerjava.api.command.CreateContainerCmd;
 import com.github.dockerjava.api.command.InspectContainerResponse;
 import com.github.dockerjava.api.exception.ConflictException;
 import com.github.dockerjava.api.exception.NotFoundException;
 import com.github.dockerjava.api.exception.NotModifiedException;
-import com.github.dockerjava.api.model.Bind;
-import com.github.dockerjava.api.model.HostConfig;
+import com.github.dockerjava.api.model.Info;
 import com.github.dockerjava.api.model.Version;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.stereotype.Component;
 
 import dev.berth.config.BerthProperties;
@@ -48,7 +49,7 @@ import dev.berth.driver.TaskNotFoundException;
  * and the container's cgroup ({@link ContainerCgroup}) for the stats collector.
  */
 @Component
-public class DockerDriver implements TaskDriver {
+public class DockerDriver implements TaskDriver, AutoCloseable {
 
     public static final String NAME = "docker";
     public static final String STATE_CONTAINER_ID = "container_id";
@@ -59,7 +60,6 @@ public class DockerDriver implements TaskDriver {
     public static final String LABEL_NAMESPACE = "dev.berth.namespace";
 
     private static final Logger log = LoggerFactory.getLogger(DockerDriver.class);
-    private static final long MIB = 1024L * 1024L;
     /** Bound on waiting for a container to die after SIGKILL. */
     private static final Duration KILL_GRACE = Duration.ofSeconds(10);
 
@@ -70,10 +70,12 @@ public class DockerDriver implements TaskDriver {
     private final DockerClient healthClient;
     private final Clock clock;
     private final Map<String, RunningContainer> containers = new ConcurrentHashMap<>();
+    private final AtomicBoolean closed = new AtomicBoolean();
 
     private record RunningContainer(String id, CompletableFuture<ExitResult> exit, ContainerLogCopier logs) {
     }
 
+    @Autowired
     public DockerDriver(BerthProperties properties, DockerEngineProperties engine, Clock clock) {
         this(properties.drivers().docker().enabled(), properties.drivers().docker().pull(), engine, clock);
     }
@@ -135,23 +137,31 @@ public class DockerDriver implements TaskDriver {
             throw new DriverException(e.getMessage(), false, e);
         }
         ensureImage(config.image());
-        String name = containerName(task);
+        String name = ContainerSpec.containerName(task);
         String id = null;
         try {
             removeStale(name);
-            id = client.createContainerCmd(config.image())
+            CreateContainerCmd create = client.createContainerCmd(config.image())
                     .withName(name)
-                    .withCmd(config.cmd().isEmpty() ? null : config.cmd())
-                    .withEntrypoint(config.entrypoint().isEmpty() ? null : config.entrypoint())
-                    .withEnv(env(task, config))
-                    .withLabels(labels(task, config))
-                    .withWorkingDir(config.workDir())
-                    .withHostConfig(hostConfig(task, config))
-                    .exec().getId();
+                    .withEnv(ContainerSpec.env(task, config))
+                    .withLabels(ContainerSpec.labels(task, config))
+                    .withHostConfig(ContainerSpec.hostConfig(task, config));
+            // unset fields keep the image's own CMD/ENTRYPOINT/WORKDIR (docker-java refuses nulls)
+            if (!config.cmd().isEmpty()) {
+                create.withCmd(config.cmd());
+            }
+            if (!config.entrypoint().isEmpty()) {
+                create.withEntrypoint(config.entrypoint());
+            }
+            if (config.workDir() != null) {
+                create.withWorkingDir(config.workDir());
+            }
+            id = create.exec().getId();
             ContainerLogCopier logs = new ContainerLogCopier(task.stdoutPath(), task.stderrPath());
-            // follow the logs before starting, so even a container that exits at once has all its output copied
-            client.logContainerCmd(id).withFollowStream(true).withStdOut(true).withStdErr(true).exec(logs);
             client.startContainerCmd(id).exec();
+            // the engine keeps the whole log: following after the start still copies it from the first line,
+            // also for a container that has already exited (the stream then ends at once)
+            client.logContainerCmd(id).withFollowStream(true).withStdOut(true).withStdErr(true).exec(logs);
             Map<String, String> state = containerState(id);
             if (task.stdoutPath() != null) {
                 state.put("stdout_path", task.stdoutPath().toString());
@@ -275,6 +285,25 @@ public class DockerDriver implements TaskDriver {
         }
     }
 
+    /**
+     * Agent shutdown: stops following logs and waiting, closes the engine connections. Containers keep running
+     * (a stopping agent leaves its tasks alone; {@link #recover} finds them again).
+     */
+    @Override
+    public void close() {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
+        containers.keySet().forEach(this::forget);
+        for (DockerClient c : List.of(client, healthClient)) {
+            try {
+                c.close();
+            } catch (IOException e) {
+                log.debug("closing docker client: {}", e.toString());
+            }
+        }
+    }
+
     private void ensureImage(String image) throws DriverException {
         try {
             client.inspectImageCmd(image).exec();
@@ -299,7 +328,7 @@ public class DockerDriver implements TaskDriver {
     private void track(String id, ContainerLogCopier logs) {
         CompletableFuture<ExitResult> exit = new CompletableFuture<>();
         containers.put(id, new RunningContainer(id, exit, logs));
-        Thread.ofVirtual().name("docker-wait-" + id.substring(0, 12)).start(() -> ContainerWaiter.await(client, id, logs, exit));
+        Thread.ofVirtual().name("docker-wait-" + id.substring(0, 12)).start(() -> ContainerWaiter.await(client, id, logs, exit, closed::get));
     }
 
     private void forget(String id) {
@@ -364,18 +393,32 @@ public class DockerDriver implements TaskDriver {
         Map<String, String> state = new HashMap<>();
         state.put(STATE_CONTAINER_ID, id);
         try {
-            Long pid = client.inspectContainerCmd(id).exec().getState().getPidLong();
+            InspectContainerResponse inspect = client.inspectContainerCmd(id).exec();
+            Long pid = inspect.getState().getPidLong();
+            Optional<ContainerCgroup> cgroup = Optional.empty();
             if (pid != null && pid > 0) {
                 state.put("pid", pid.toString());
-                ContainerCgroup.ofPid(pid).ifPresent(cgroup -> {
-                    state.put(ContainerCgroup.STATE_VERSION, Integer.toString(cgroup.version()));
-                    state.put(ContainerCgroup.STATE_PATH, cgroup.path());
-                });
+                cgroup = ContainerCgroup.ofPid(pid);
             }
+            // a task that already exited has no pid to look at: derive the path from the engine's cgroup layout
+            cgroup.or(() -> engineCgroup(id, inspect.getHostConfig() == null ? null : inspect.getHostConfig().getCgroupParent()))
+                    .ifPresent(found -> {
+                        state.put(ContainerCgroup.STATE_VERSION, Integer.toString(found.version()));
+                        state.put(ContainerCgroup.STATE_PATH, found.path());
+                    });
         } catch (RuntimeException e) {
             log.debug("inspect of {} for its cgroup failed: {}", id, e.toString());
         }
         return state;
+    }
+
+    private Optional<ContainerCgroup> engineCgroup(String id, String cgroupParent) {
+        try {
+            Info info = client.infoCmd().exec();
+            return Optional.of(ContainerCgroup.ofEngineLayout(id, cgroupParent, info.getCGroupDriver(), info.getCGroupVersion()));
+        } catch (RuntimeException e) {
+            return Optional.empty();
+        }
     }
 
     private void removeStale(String name) {
@@ -397,72 +440,6 @@ public class DockerDriver implements TaskDriver {
         } catch (RuntimeException e) {
             log.debug("cleanup of container {} failed: {}", id, e.toString());
         }
-    }
-
-    static String containerName(TaskConfig task) {
-        String taskName = task.taskName() == null ? "task" : task.taskName();
-        String base = (taskName + "-" + (task.allocId() == null ? task.id() : task.allocId())).replaceAll("[^a-zA-Z0-9_.-]", "_");
-        return base.matches("^[a-zA-Z0-9].*") ? base : "t" + base;
-    }
-
-    private static List<String> env(TaskConfig task, DockerTaskConfig config) {
-        Map<String, String> env = new LinkedHashMap<>(task.env());
-        // paths as the task sees them inside the container, whatever the runner computed for the host
-        env.put("NOMAD_ALLOC_DIR", "/alloc");
-        env.put("NOMAD_TASK_DIR", "/local");
-        env.put("NOMAD_SECRETS_DIR", "/secrets");
-        env.putAll(config.env());
-        List<String> list = new ArrayList<>();
-        env.forEach((k, v) -> list.add(k + "=" + v));
-        return list;
-    }
-
-    private static Map<String, String> labels(TaskConfig task, DockerTaskConfig config) {
-        Map<String, String> labels = new LinkedHashMap<>(config.labels());
-        putIfNotNull(labels, LABEL_ALLOC_ID, task.allocId());
-        putIfNotNull(labels, LABEL_TASK, task.taskName());
-        putIfNotNull(labels, LABEL_JOB, task.jobName());
-        putIfNotNull(labels, LABEL_TASK_GROUP, task.taskGroup());
-        putIfNotNull(labels, LABEL_NAMESPACE, task.namespace());
-        return labels;
-    }
-
-    private static void putIfNotNull(Map<String, String> map, String key, String value) {
-        if (value != null) {
-            map.put(key, value);
-        }
-    }
-
-    private static HostConfig hostConfig(TaskConfig task, DockerTaskConfig config) throws IOException {
-        List<Bind> binds = new ArrayList<>();
-        if (task.allocDir() != null) {
-            binds.add(Bind.parse(task.allocDir().toAbsolutePath() + ":/alloc"));
-        }
-        if (task.taskDir() != null) {
-            Path local = Files.createDirectories(task.taskDir().resolve("local"));
-            Path secrets = Files.createDirectories(task.taskDir().resolve("secrets"));
-            binds.add(Bind.parse(local.toAbsolutePath() + ":/local"));
-            binds.add(Bind.parse(secrets.toAbsolutePath() + ":/secrets"));
-        }
-        for (DockerTaskConfig.Volume volume : config.volumes()) {
-            binds.add(Bind.parse(volume.hostPath(task.taskDir()).toAbsolutePath() + ":" + volume.containerPath()
-                    + (volume.readOnly() ? ":ro" : ":rw")));
-        }
-        HostConfig host = HostConfig.newHostConfig().withNetworkMode(config.networkMode()).withBinds(binds);
-        long hardMb = config.memoryHardLimitMb() > 0 ? config.memoryHardLimitMb() : task.memoryMaxMb();
-        if (hardMb > 0 && hardMb > task.memoryMb()) {
-            host.withMemory(hardMb * MIB);
-            if (task.memoryMb() > 0) {
-                host.withMemoryReservation(task.memoryMb() * MIB);
-            }
-        } else if (task.memoryMb() > 0) {
-            host.withMemory(task.memoryMb() * MIB);
-        }
-        if (task.cpuMhz() > 0) {
-            // Nomad hands its MHz straight to Docker as relative shares; the kernel minimum is 2
-            host.withCpuShares(Math.max(2, task.cpuMhz()));
-        }
-        return host;
     }
 
     private static String containerId(TaskHandle handle) throws DriverException {

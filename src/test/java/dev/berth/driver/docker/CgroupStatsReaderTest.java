@@ -37,6 +37,14 @@ class CgroupStatsReaderTest {
     }
 
     @Test
+    void derivesTheEnginesDefaultLayout() {
+        assertThat(ContainerCgroup.ofEngineLayout("abc", "", "cgroupfs", "1")).isEqualTo(new ContainerCgroup(1, "/docker/abc"));
+        assertThat(ContainerCgroup.ofEngineLayout("abc", "berth", "cgroupfs", "2")).isEqualTo(new ContainerCgroup(2, "/berth/abc"));
+        assertThat(ContainerCgroup.ofEngineLayout("abc", null, "systemd", "2"))
+                .isEqualTo(new ContainerCgroup(2, "/system.slice/docker-abc.scope"));
+    }
+
+    @Test
     void readsV1Files() throws IOException {
         ContainerCgroup cgroup = new ContainerCgroup(1, "/docker/abc");
         write(cgroup.dir(root, "memory"), "memory.usage_in_bytes", "104857600\n");
