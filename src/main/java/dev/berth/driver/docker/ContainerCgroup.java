@@ -81,6 +81,24 @@ public record ContainerCgroup(int version, String path) {
         return Optional.of(new ContainerCgroup(Integer.parseInt(version), path));
     }
 
+    /**
+     * The container's cgroup directories keyed like the stats collector's task cgroups: {@code memory}, {@code cpu},
+     * {@code cpuacct}, {@code pids} on v1 (those that exist under {@code root}), {@code unified} on v2.
+     */
+    public Map<String, Path> dirs(Path root) {
+        if (version == 2) {
+            return Map.of("unified", dir(root, ""));
+        }
+        Map<String, Path> dirs = new java.util.LinkedHashMap<>();
+        for (String controller : List.of("memory", "cpu", "cpuacct", "pids")) {
+            Path dir = dir(root, controller);
+            if (Files.isDirectory(dir)) {
+                dirs.put(controller, dir);
+            }
+        }
+        return dirs;
+    }
+
     /** The directory of {@code controller} (v1) or of the unified tree (v2) under {@code root}. */
     public Path dir(Path root, String controller) {
         Path base = version == 1 ? root.resolve(controller) : root;

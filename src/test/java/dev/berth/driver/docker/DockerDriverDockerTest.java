@@ -209,6 +209,8 @@ class DockerDriverDockerTest {
         await().atMost(Duration.ofSeconds(30)).until(() -> Files.readString(task.stdoutPath()).contains("holding"));
 
         assertThat(handle.driverState()).containsKeys("container_id", "cgroup", "cgroup_version", "pid");
+        assertThat(ContainerCgroup.fromState(handle.driverState()).orElseThrow().dirs(Path.of("/sys/fs/cgroup")))
+                .containsOnlyKeys("memory", "cpu", "cpuacct", "pids");
         ContainerStats stats = driver.stats(handle);
         long processRss = rssOfCgroupProcesses(handle);
 
