@@ -18,7 +18,11 @@ import java.util.Optional;
  */
 public record ContainerCgroup(int version, String path) {
 
-    /** driverState keys the stats collector reads (see docs/docker.md). */
+    /**
+     * driverState keys the stats collector reads (see docs/docker.md). {@code cgroup} holds the path relative to each
+     * hierarchy root <em>without</em> a leading slash, like the exec driver's {@code TaskCgroup.name()}, so
+     * {@code mount.resolve(cgroup)} works for both.
+     */
     public static final String STATE_VERSION = "cgroup_version";
     public static final String STATE_PATH = "cgroup";
 
@@ -71,6 +75,11 @@ public record ContainerCgroup(int version, String path) {
         return new ContainerCgroup(version, parent + "/" + id);
     }
 
+    /** The value stored under {@link #STATE_PATH}: the path without its leading slash. */
+    public String statePath() {
+        return path.substring(1);
+    }
+
     /** Reads it back from a handle's driverState. */
     public static Optional<ContainerCgroup> fromState(Map<String, String> driverState) {
         String version = driverState.get(STATE_VERSION);
@@ -78,7 +87,7 @@ public record ContainerCgroup(int version, String path) {
         if (version == null || path == null) {
             return Optional.empty();
         }
-        return Optional.of(new ContainerCgroup(Integer.parseInt(version), path));
+        return Optional.of(new ContainerCgroup(Integer.parseInt(version), path.startsWith("/") ? path : "/" + path));
     }
 
     /**

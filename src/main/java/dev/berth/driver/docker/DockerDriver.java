@@ -404,7 +404,7 @@ public class DockerDriver implements TaskDriver, AutoCloseable {
             cgroup.or(() -> engineCgroup(id, inspect.getHostConfig() == null ? null : inspect.getHostConfig().getCgroupParent()))
                     .ifPresent(found -> {
                         state.put(ContainerCgroup.STATE_VERSION, Integer.toString(found.version()));
-                        state.put(ContainerCgroup.STATE_PATH, found.path());
+                        state.put(ContainerCgroup.STATE_PATH, found.statePath());
                     });
         } catch (RuntimeException e) {
             log.debug("inspect of {} for its cgroup failed: {}", id, e.toString());

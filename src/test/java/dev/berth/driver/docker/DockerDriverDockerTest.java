@@ -106,7 +106,7 @@ class DockerDriverDockerTest {
         assertThat(container.getHostConfig().getNetworkMode()).isEqualTo("none");
         assertThat(container.getHostConfig().getMemory()).isEqualTo(64L * 1024 * 1024);
         assertThat(container.getHostConfig().getCpuShares()).isEqualTo(300);
-        assertThat(handle.driverState()).containsEntry("cgroup", "/docker/" + handle.driverState().get("container_id"))
+        assertThat(handle.driverState()).containsEntry("cgroup", "docker/" + handle.driverState().get("container_id"))
                 .containsEntry("cgroup_version", "1");
 
         driver.destroy(handle, false);
