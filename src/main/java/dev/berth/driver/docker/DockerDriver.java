@@ -8,7 +8,6 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
@@ -22,7 +21,6 @@ import com.github.dockerjava.api.command.InspectContainerResponse;
 import com.github.dockerjava.api.exception.ConflictException;
 import com.github.dockerjava.api.exception.NotFoundException;
 import com.github.dockerjava.api.exception.NotModifiedException;
-import com.github.dockerjava.api.model.Info;
 import com.github.dockerjava.api.model.Version;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -34,7 +32,6 @@ import dev.berth.driver.DriverException;
 import dev.berth.driver.DriverFingerprint;
 import dev.berth.driver.ExitResult;
 import dev.berth.driver.HealthState;
-import dev.berth.driver.ProcStat;
 import dev.berth.driver.Signals;
 import dev.berth.driver.TaskConfig;
 import dev.berth.driver.TaskConfigValidationException;
@@ -70,6 +67,7 @@ public class DockerDriver implements TaskDriver, AutoCloseable {
     private final DockerClient client;
     private final DockerClient healthClient;
     private final Clock clock;
+    private final ContainerEngine engineOps;
     private final Map<String, RunningContainer> containers = new ConcurrentHashMap<>();
     private final AtomicBoolean closed = new AtomicBoolean();
 
@@ -92,6 +90,7 @@ public class DockerDriver implements TaskDriver, AutoCloseable {
         this.clock = clock;
         this.client = DockerClients.create(engine.host(), Duration.ofSeconds(5), null);
         this.healthClient = DockerClients.create(engine.host(), engine.pingTimeout(), engine.pingTimeout());
+        this.engineOps = new ContainerEngine(client);
     }
 
     @Override
@@ -137,11 +136,11 @@ public class DockerDriver implements TaskDriver, AutoCloseable {
         } catch (TaskConfigValidationException e) {
             throw new DriverException(e.getMessage(), false, e);
         }
-        ensureImage(config.image());
+        engineOps.ensureImage(config.image(), pullMissing);
         String name = ContainerSpec.containerName(task);
         String id = null;
         try {
-            removeStale(name);
+            engineOps.removeStale(name);
             CreateContainerCmd create = client.createContainerCmd(config.image())
                     .withName(name)
                     .withEnv(ContainerSpec.env(task, config))
@@ -163,7 +162,7 @@ public class DockerDriver implements TaskDriver, AutoCloseable {
             // the engine keeps the whole log: following after the start still copies it from the first line,
             // also for a container that has already exited (the stream then ends at once)
             client.logContainerCmd(id).withFollowStream(true).withStdOut(true).withStdErr(true).exec(logs);
-            Map<String, String> state = containerState(id);
+            Map<String, String> state = engineOps.containerState(id);
             if (task.stdoutPath() != null) {
                 state.put("stdout_path", task.stdoutPath().toString());
             }
@@ -271,7 +270,7 @@ public class DockerDriver implements TaskDriver, AutoCloseable {
         }
         track(id, logs);
         Map<String, String> state = new HashMap<>(handle.driverState());
-        state.putAll(containerState(id));
+        state.putAll(engineOps.containerState(id));
         return new TaskHandle(handle.driver(), handle.taskId(), handle.startedAt(), state);
     }
 
@@ -302,27 +301,6 @@ public class DockerDriver implements TaskDriver, AutoCloseable {
             } catch (IOException e) {
                 log.debug("closing docker client: {}", e.toString());
             }
-        }
-    }
-
-    private void ensureImage(String image) throws DriverException {
-        try {
-            client.inspectImageCmd(image).exec();
-            return;
-        } catch (NotFoundException e) {
-            if (!pullMissing) {
-                throw new DriverException("Failed to find docker image \"" + image + "\" (pull policy 'never')", false, e);
-            }
-        } catch (RuntimeException e) {
-            throw new DriverException("failed to inspect image " + image + ": " + e.getMessage(), true, e);
-        }
-        try {
-            client.pullImageCmd(image).start().awaitCompletion(10, TimeUnit.MINUTES);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new DriverException("interrupted while pulling " + image, true, e);
-        } catch (RuntimeException e) {
-            throw new DriverException("Failed to pull `" + image + "`: " + e.getMessage(), true, e);
         }
     }
 
@@ -388,49 +366,6 @@ public class DockerDriver implements TaskDriver, AutoCloseable {
             }
         } while (System.nanoTime() < deadline);
         return true;
-    }
-
-    private Map<String, String> containerState(String id) {
-        Map<String, String> state = new HashMap<>();
-        state.put(STATE_CONTAINER_ID, id);
-        try {
-            InspectContainerResponse inspect = client.inspectContainerCmd(id).exec();
-            Long pid = inspect.getState().getPidLong();
-            Optional<ContainerCgroup> cgroup = Optional.empty();
-            if (pid != null && pid > 0) {
-                state.put("pid", pid.toString());
-                // pid + start time let a /proc-based reader tell the container's init from a recycled pid
-                ProcStat.read(pid).ifPresent(stat -> state.put("start_ticks", Long.toString(stat.startTicks())));
-                cgroup = ContainerCgroup.ofPid(pid);
-            }
-            // a task that already exited has no pid to look at: derive the path from the engine's cgroup layout
-            cgroup.or(() -> engineCgroup(id, inspect.getHostConfig() == null ? null : inspect.getHostConfig().getCgroupParent()))
-                    .ifPresent(found -> {
-                        state.put(ContainerCgroup.STATE_VERSION, Integer.toString(found.version()));
-                        state.put(ContainerCgroup.STATE_PATH, found.statePath());
-                    });
-        } catch (RuntimeException e) {
-            log.debug("inspect of {} for its cgroup failed: {}", id, e.toString());
-        }
-        return state;
-    }
-
-    private Optional<ContainerCgroup> engineCgroup(String id, String cgroupParent) {
-        try {
-            Info info = client.infoCmd().exec();
-            return Optional.of(ContainerCgroup.ofEngineLayout(id, cgroupParent, info.getCGroupDriver(), info.getCGroupVersion()));
-        } catch (RuntimeException e) {
-            return Optional.empty();
-        }
-    }
-
-    private void removeStale(String name) {
-        try {
-            client.removeContainerCmd(name).withForce(true).exec();
-            log.info("removed stale container {}", name);
-        } catch (NotFoundException e) {
-            // the usual case
-        }
     }
 
     private void removeQuietly(String id) {
