@@ -45,6 +45,7 @@ class BerthImageDockerIT {
         assertThat(jar).as("run after `package` (failsafe does)").exists();
         // prefer the shipped docker/Dockerfile; the test-only one stands in until it is on this branch
         Path dockerfile = Files.exists(Path.of("docker/Dockerfile")) ? Path.of("docker/Dockerfile") : Path.of("src/test/docker/berth/Dockerfile");
+        System.out.println("BerthImageDockerIT builds " + dockerfile.toAbsolutePath() + " with " + jar);
         ImageFromDockerfile image = new ImageFromDockerfile(IMAGE, false)
                 .withFileFromPath("target/" + jar.getFileName(), jar)
                 .withFileFromPath("Dockerfile", dockerfile)
