@@ -73,7 +73,8 @@ public class TaskStatsMetrics implements MeterBinder {
         next.forEach((tags, usage) -> {
             for (Def def : defs) {
                 if (def.publish().test(usage)) {
-                    wanted.put(def.name() + tags, () -> meters.put(def.name() + tags, register(def, tags)));
+                    String key = def.name() + (def.extraTags() == null ? tags : tags.and(def.extraTags()));
+                    wanted.put(key, () -> meters.put(key, register(def, tags)));
                 }
             }
         });
