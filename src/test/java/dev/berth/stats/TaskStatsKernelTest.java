@@ -56,6 +56,7 @@ class TaskStatsKernelTest {
         for (TaskCgroup cgroup : cgroups) {
             cgroup.remove();
         }
+        cgroupManager.removeParentIfEmpty();
     }
 
     @ParameterizedTest

@@ -6,7 +6,10 @@ import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -94,6 +97,28 @@ public class CgroupManager {
                 // best effort: a half-made cgroup with no processes in it
             }
             return Optional.empty();
+        }
+    }
+
+    /**
+     * Removes the node's parent directory in every hierarchy if no task cgroup is left in it (agent teardown, tests).
+     * A parent that still holds task cgroups is left alone: {@code rmdir} of a non-empty cgroup fails.
+     */
+    public void removeParentIfEmpty() {
+        List<Path> parents = new ArrayList<>();
+        if (version() == CgroupVersion.V2) {
+            parents.add(mounts.v2Root().resolve(parent));
+        } else if (version() == CgroupVersion.V1) {
+            for (Path mount : new LinkedHashSet<>(mounts.v1().values())) {
+                parents.add(mount.resolve(parent));
+            }
+        }
+        for (Path dir : parents) {
+            try {
+                Files.deleteIfExists(dir);
+            } catch (IOException stillUsed) {
+                log.debug("Keeping {}: {}", dir, stillUsed.toString());
+            }
         }
     }
 

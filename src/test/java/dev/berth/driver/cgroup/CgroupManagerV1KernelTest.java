@@ -40,8 +40,11 @@ class CgroupManagerV1KernelTest {
         }
         if (cgroup != null) {
             cgroup.remove();
-            for (Path dir : cgroup.dirs().values()) {
-                Files.deleteIfExists(dir.getParent());
+        }
+        if (manager != null) {
+            manager.removeParentIfEmpty();
+            for (Path mount : CgroupMounts.parse(Files.readAllLines(Path.of("/proc/self/mountinfo"))).v1().values()) {
+                assertThat(mount.resolve(manager.parentName())).doesNotExist();
             }
         }
     }
