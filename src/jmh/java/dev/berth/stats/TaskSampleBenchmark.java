@@ -71,7 +71,7 @@ public class TaskSampleBenchmark {
                 memory.resolve("memory.kmem.max_usage_in_bytes").toString(), memory.resolve("memory.stat").toString(),
                 cgroup.dir("cpuacct").resolve("cpuacct.usage").toString(), cgroup.dir("cpuacct").resolve("cpuacct.stat").toString(),
                 cgroup.dir("cpu").resolve("cpu.stat").toString()};
-        procFiles = new String[] {"/proc/" + sleep.pid() + "/stat", "/proc/" + sleep.pid() + "/stat", "/proc/" + sleep.pid() + "/status"};
+        procFiles = new String[] {"/proc/" + sleep.pid() + "/stat", "/proc/" + sleep.pid() + "/status"};
     }
 
     @TearDown(Level.Trial)
