@@ -138,14 +138,4 @@ final class ProcTreeStatsReader implements TaskStatsReader {
     private String statPath(String pid) {
         return proc.resolve(pid).resolve("stat").toString();
     }
-
-    /** Field 22 of {@code /proc/<pid>/stat}: what a driver stores as {@code start_ticks} next to the pid. */
-    static long startTicks(Path proc, long pid) throws IOException {
-        CgroupFileBuffer buffer = new CgroupFileBuffer();
-        if (!buffer.load(proc.resolve(Long.toString(pid)).resolve("stat").toString())) {
-            throw new java.nio.file.NoSuchFileException("/proc/" + pid);
-        }
-        return buffer.fieldLong(buffer.statFieldsStart(), 19);
-    }
-
 }
