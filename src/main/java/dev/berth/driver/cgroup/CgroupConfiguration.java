@@ -28,7 +28,8 @@ class CgroupConfiguration {
         }
     }
 
-    @Bean
+    // On shutdown the node's parent goes if no task cgroup is left (tasks keep running across agent restarts).
+    @Bean(destroyMethod = "removeParentIfEmpty")
     CgroupManager cgroupManager(CgroupMounts mounts, NodeIdentity node) {
         return new CgroupManager(mounts, node, CgroupManager.REAL_SLEEPER);
     }
