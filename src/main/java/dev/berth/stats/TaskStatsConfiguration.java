@@ -1,7 +1,5 @@
 package dev.berth.stats;
 
-import java.net.InetAddress;
-import java.net.UnknownHostException;
 import java.nio.file.Path;
 import java.time.Clock;
 
@@ -11,6 +9,7 @@ import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
+import dev.berth.config.BerthMetrics;
 import dev.berth.config.BerthProperties;
 import oshi.SystemInfo;
 import oshi.hardware.CentralProcessor;
@@ -54,16 +53,10 @@ class TaskStatsConfiguration {
     }
 
     @Bean
-    TaskStatsMetrics taskStatsMetrics(TaskStatsCollector collector, BerthProperties properties) {
-        return new TaskStatsMetrics(collector, properties.metrics().naming(), properties.telemetry().allocationLabels(), hostName());
+    TaskStatsMetrics taskStatsMetrics(TaskStatsCollector collector, BerthMetrics metrics, BerthProperties properties) {
+        TaskStatsMetrics taskMetrics = new TaskStatsMetrics(collector, metrics, properties.telemetry().allocationLabels());
+        taskMetrics.bind();
+        return taskMetrics;
     }
 
-    private static String hostName() {
-        try {
-            return InetAddress.getLocalHost().getHostName();
-        } catch (UnknownHostException e) {
-            String env = System.getenv("HOSTNAME");
-            return env == null || env.isBlank() ? "localhost" : env;
-        }
-    }
 }

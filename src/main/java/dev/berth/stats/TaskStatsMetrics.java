@@ -5,65 +5,56 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.Predicate;
 import java.util.function.ToDoubleFunction;
 
-import io.micrometer.core.instrument.FunctionCounter;
-import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Meter;
-import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.binder.BaseUnits;
-import io.micrometer.core.instrument.binder.MeterBinder;
 
+import dev.berth.config.BerthMetric;
+import dev.berth.config.BerthMetrics;
+import dev.berth.config.MetricScope;
 import dev.berth.config.MetricsNaming;
 import dev.berth.stats.TaskStatsTarget.TaskKey;
 
 /**
- * Per-task meters drawn from the collector's snapshots (a scrape never reads the kernel). After every tick the set of
- * meters is reconciled with the snapshot map: new tasks get meters, and the series of an unregistered task are
+ * Per-task meters drawn from the collector's snapshots (a scrape never reads the kernel), registered through
+ * {@link BerthMetrics} so names and the {@code host} label follow {@code berth.metrics.naming}. After every tick the set
+ * of meters is reconciled with the snapshot map: new tasks get meters, and the series of an unregistered task are
  * removed at once.
  *
- * <p>{@code prometheus} naming: {@code berth_task_*} in base units, cumulative CPU as {@code _total} counters.
- * {@code nomad} naming: Nomad's {@code nomad_client_allocs_*} gauges with its labels plus {@code host}; a memory gauge is
- * only published when its value is non-zero or it is {@code Measured} (Nomad §3.3). With {@code allocation-labels=false}
- * the {@code alloc_id} label is dropped and tasks of the same job/group/task are summed.
+ * <p>{@code prometheus} naming: {@code berth_task_*} in base units (only what is measured), cumulative CPU time as
+ * {@code _total} counters. {@code nomad} naming: Nomad's {@code nomad_client_allocs_*} gauges; a memory gauge is only
+ * published when its value is non-zero or it is {@code Measured} (Nomad §3.3), the CPU gauges always. With
+ * {@code allocation-labels=false} the {@code alloc_id} label is dropped and tasks of the same job/group/task are summed.
  */
-public class TaskStatsMetrics implements MeterBinder {
+public class TaskStatsMetrics {
 
     private static final String SECONDS = "seconds";
 
     private final TaskStatsCollector collector;
-    private final MetricsNaming naming;
+    private final BerthMetrics metrics;
     private final boolean allocationLabels;
-    private final String host;
     private final List<Def> defs;
     private final Map<String, Meter> meters = new HashMap<>();
     private volatile Map<Tags, TaskResourceUsage> groups = Map.of();
-    private MeterRegistry registry;
 
-    public TaskStatsMetrics(TaskStatsCollector collector, MetricsNaming naming, boolean allocationLabels, String host) {
+    public TaskStatsMetrics(TaskStatsCollector collector, BerthMetrics metrics, boolean allocationLabels) {
         this.collector = collector;
-        this.naming = naming;
+        this.metrics = metrics;
         this.allocationLabels = allocationLabels;
-        this.host = host;
-        this.defs = naming == MetricsNaming.NOMAD ? nomadDefs() : prometheusDefs();
+        this.defs = metrics.naming() == MetricsNaming.NOMAD ? nomadDefs() : prometheusDefs();
     }
 
-    @Override
-    public synchronized void bindTo(MeterRegistry registry) {
-        if (this.registry != null) {
-            throw new IllegalStateException("task stats meters are bound to one registry");
-        }
-        this.registry = registry;
+    /** Starts following the collector: meters are reconciled after every tick and every unregister. */
+    public void bind() {
         collector.addListener(this::reconcile);
         reconcile(collector.snapshots());
     }
 
     synchronized void reconcile(Map<TaskKey, TaskStatsSnapshot> snapshots) {
-        if (registry == null) {
-            return;
-        }
         Map<Tags, TaskResourceUsage> next = new LinkedHashMap<>();
         for (TaskStatsSnapshot snapshot : snapshots.values()) {
             next.merge(tags(snapshot.target()), snapshot.usage(), TaskResourceUsage::plus);
@@ -73,14 +64,15 @@ public class TaskStatsMetrics implements MeterBinder {
         next.forEach((tags, usage) -> {
             for (Def def : defs) {
                 if (def.publish().test(usage)) {
-                    String key = def.name() + (def.extraTags() == null ? tags : tags.and(def.extraTags()));
-                    wanted.put(key, () -> meters.put(key, register(def, tags)));
+                    Tags all = def.extraTags() == null ? tags : tags.and(def.extraTags());
+                    String key = def.metric().nameFor(metrics.naming()) + all;
+                    wanted.put(key, () -> register(def, tags, all).ifPresent(meter -> meters.put(key, meter)));
                 }
             }
         });
         for (String key : new ArrayList<>(meters.keySet())) {
             if (!wanted.containsKey(key)) {
-                registry.remove(meters.remove(key));
+                metrics.remove(meters.remove(key));
             }
         }
         wanted.forEach((key, registration) -> {
@@ -90,31 +82,24 @@ public class TaskStatsMetrics implements MeterBinder {
         });
     }
 
-    private Meter register(Def def, Tags tags) {
+    private Optional<? extends Meter> register(Def def, Tags group, Tags tags) {
         ToDoubleFunction<TaskStatsMetrics> value = self -> {
-            TaskResourceUsage usage = self.groups.get(tags);
+            TaskResourceUsage usage = self.groups.get(group);
             return usage == null ? Double.NaN : def.value().applyAsDouble(usage);
         };
-        Tags all = def.extraTags() == null ? tags : tags.and(def.extraTags());
-        if (def.counter()) {
-            return FunctionCounter.builder(def.name(), this, value).tags(all).baseUnit(def.unit()).description(def.description())
-                    .register(registry);
-        }
-        return Gauge.builder(def.name(), this, value).tags(all).baseUnit(def.unit()).description(def.description())
-                .strongReference(true).register(registry);
+        return def.counter()
+                ? metrics.functionCounter(def.metric(), MetricScope.TASK, tags, this, value)
+                : metrics.gauge(def.metric(), MetricScope.TASK, tags, this, value);
     }
 
     private Tags tags(TaskStatsTarget target) {
         Tags tags = Tags.of("job", target.job(), "namespace", target.namespace(), "task", target.task(), "task_group", target.taskGroup());
-        if (allocationLabels) {
-            tags = tags.and("alloc_id", target.allocId());
-        }
-        return naming == MetricsNaming.NOMAD ? tags.and("host", host) : tags;
+        return allocationLabels ? tags.and("alloc_id", target.allocId()) : tags;
     }
 
     /** One meter: how to compute it from a (summed) usage, and when it exists. */
-    private record Def(String name, String unit, String description, boolean counter, Tags extraTags,
-            ToDoubleFunction<TaskResourceUsage> value, Predicate<TaskResourceUsage> publish) {
+    private record Def(BerthMetric metric, boolean counter, Tags extraTags, ToDoubleFunction<TaskResourceUsage> value,
+            Predicate<TaskResourceUsage> publish) {
     }
 
     private static List<Def> prometheusDefs() {
@@ -127,22 +112,28 @@ public class TaskStatsMetrics implements MeterBinder {
         memory(defs, "mapped_file", TaskMemoryField.MAPPED_FILE, "Memory-mapped files");
         memory(defs, "max_usage", TaskMemoryField.MAX_USAGE, "Peak memory usage");
         memory(defs, "kernel_usage", TaskMemoryField.KERNEL_USAGE, "Kernel memory (v1 kmem)");
-        defs.add(new Def("berth.task.cpu.usage", SECONDS, "CPU time consumed", true, null,
-                u -> u.cpu().totalNs() / 1e9, u -> u.cpu().isMeasured(TaskCpuField.PERCENT)));
-        defs.add(new Def("berth.task.cpu", SECONDS, "CPU time consumed by mode", true, Tags.of("mode", "user"),
-                u -> u.cpu().userNs() / 1e9, u -> u.cpu().isMeasured(TaskCpuField.USER_MODE)));
-        defs.add(new Def("berth.task.cpu", SECONDS, "CPU time consumed by mode", true, Tags.of("mode", "system"),
-                u -> u.cpu().systemNs() / 1e9, u -> u.cpu().isMeasured(TaskCpuField.SYSTEM_MODE)));
-        defs.add(new Def("berth.task.cpu.throttled.periods", null, "CFS periods in which the task was throttled", true, null,
-                u -> u.cpu().throttledPeriods(), u -> u.cpu().isMeasured(TaskCpuField.THROTTLED_PERIODS)));
-        defs.add(new Def("berth.task.cpu.throttled", SECONDS, "Time the task was throttled", true, null,
-                u -> u.cpu().throttledTime() / 1e9, u -> u.cpu().isMeasured(TaskCpuField.THROTTLED_TIME)));
+        memory(defs, "kernel_max_usage", TaskMemoryField.KERNEL_MAX_USAGE, "Peak kernel memory (v1 kmem)");
+        defs.add(cpuCounter("berth.task.cpu.usage", "CPU time consumed", null, u -> u.cpu().totalNs() / 1e9, TaskCpuField.PERCENT));
+        defs.add(cpuCounter("berth.task.cpu", "CPU time consumed by mode", Tags.of("mode", "user"), u -> u.cpu().userNs() / 1e9,
+                TaskCpuField.USER_MODE));
+        defs.add(cpuCounter("berth.task.cpu", "CPU time consumed by mode", Tags.of("mode", "system"), u -> u.cpu().systemNs() / 1e9,
+                TaskCpuField.SYSTEM_MODE));
+        defs.add(new Def(BerthMetric.prometheusOnly("berth.task.cpu.throttled.periods", "CFS periods in which the task was throttled"),
+                true, null, u -> u.cpu().throttledPeriods(), u -> u.cpu().isMeasured(TaskCpuField.THROTTLED_PERIODS)));
+        defs.add(cpuCounter("berth.task.cpu.throttled", "Time the task was throttled", null, u -> u.cpu().throttledTime() / 1e9,
+                TaskCpuField.THROTTLED_TIME));
         return List.copyOf(defs);
     }
 
     private static void memory(List<Def> defs, String name, TaskMemoryField field, String description) {
-        defs.add(new Def("berth.task.memory." + name, BaseUnits.BYTES, description, false, null,
-                u -> u.memory().get(field), u -> u.memory().isMeasured(field)));
+        BerthMetric metric = BerthMetric.prometheusOnly("berth.task.memory." + name, description).withBaseUnit(BaseUnits.BYTES);
+        defs.add(new Def(metric, false, null, u -> u.memory().get(field), u -> u.memory().isMeasured(field)));
+    }
+
+    private static Def cpuCounter(String name, String description, Tags extra, ToDoubleFunction<TaskResourceUsage> value,
+            TaskCpuField field) {
+        return new Def(BerthMetric.prometheusOnly(name, description).withBaseUnit(SECONDS), true, extra, value,
+                u -> u.cpu().isMeasured(field));
     }
 
     private static List<Def> nomadDefs() {
@@ -167,9 +158,7 @@ public class TaskStatsMetrics implements MeterBinder {
         return List.copyOf(defs);
     }
 
-    private static Def nomad(String suffix, ToDoubleFunction<TaskResourceUsage> value,
-            Predicate<TaskResourceUsage> publish) {
-        String name = "nomad.client.allocs." + suffix;
-        return new Def(name, null, name.replace('.', '_'), false, null, value, publish);
+    private static Def nomad(String suffix, ToDoubleFunction<TaskResourceUsage> value, Predicate<TaskResourceUsage> publish) {
+        return new Def(BerthMetric.nomadOnly("nomad.client.allocs." + suffix), false, null, value, publish);
     }
 }

@@ -10,6 +10,7 @@ import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import org.junit.jupiter.api.Test;
 
+import dev.berth.config.BerthMetrics;
 import dev.berth.config.MetricsNaming;
 import dev.berth.driver.cgroup.CgroupVersion;
 
@@ -24,7 +25,7 @@ class TaskStatsMetricsTest {
     @Test
     void prometheusNamingUsesBaseUnitsAndTotalCountersAndDropsSeriesOfUnregisteredAllocs() {
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-        new TaskStatsMetrics(collector, MetricsNaming.PROMETHEUS, true, "node1").bindTo(registry);
+        new TaskStatsMetrics(collector, new BerthMetrics(registry, MetricsNaming.PROMETHEUS, "node1", "n-1", "dc1", ""), true).bind();
         samples.put("a1/web", v2Sample(300L << 20, 50L << 20));
         collector.register(target("a1", "web"));
         collector.collect();
@@ -50,7 +51,7 @@ class TaskStatsMetricsTest {
     @Test
     void nomadNamingPublishesMemoryOnlyWhenNonZeroOrMeasuredAndCpuAlways() {
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
-        new TaskStatsMetrics(collector, MetricsNaming.NOMAD, true, "node1").bindTo(registry);
+        new TaskStatsMetrics(collector, new BerthMetrics(registry, MetricsNaming.NOMAD, "node1", "n-1", "dc1", ""), true).bind();
         samples.put("a1/web", new TaskRawSample(
                 new TaskMemoryStats(1_486_848, 0, 0, 0, 0, 0, 0, 0, 0, Set.of(TaskMemoryField.RSS, TaskMemoryField.SWAP)),
                 TaskCpuTimes.NONE, Map.of()));
@@ -71,7 +72,7 @@ class TaskStatsMetricsTest {
     @Test
     void nomadNamesRenderExactlyInPrometheus() {
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-        new TaskStatsMetrics(collector, MetricsNaming.NOMAD, true, "node1").bindTo(registry);
+        new TaskStatsMetrics(collector, new BerthMetrics(registry, MetricsNaming.NOMAD, "node1", "n-1", "dc1", ""), true).bind();
         samples.put("a1/web", v1Sample(300L << 20, 50L << 20));
         collector.register(target("a1", "web"));
         collector.collect();
@@ -85,7 +86,7 @@ class TaskStatsMetricsTest {
     @Test
     void withoutAllocationLabelsTasksOfOneGroupAreSummedAndVanishWithTheirLastAlloc() {
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
-        new TaskStatsMetrics(collector, MetricsNaming.PROMETHEUS, false, "node1").bindTo(registry);
+        new TaskStatsMetrics(collector, new BerthMetrics(registry, MetricsNaming.PROMETHEUS, "node1", "n-1", "dc1", ""), false).bind();
         samples.put("a1/web", v1Sample(100, 10));
         samples.put("a2/web", v1Sample(200, 20));
         collector.register(target("a1", "web"));
