@@ -47,7 +47,7 @@ public class TaskStatsCollector implements SmartLifecycle {
     private final Map<TaskKey, Entry> entries = new ConcurrentHashMap<>();
     private final Map<TaskKey, TaskStatsSnapshot> latest = new ConcurrentHashMap<>();
     private final List<Consumer<Map<TaskKey, TaskStatsSnapshot>>> listeners = new CopyOnWriteArrayList<>();
-    private final ExecutorService reads = Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("berth-task-stats-read-", 0).factory());
+    private volatile ExecutorService reads = newReadExecutor();
     private volatile Map<TaskKey, TaskStatsSnapshot> published = Map.of();
     private volatile ScheduledExecutorService ticker;
 
@@ -160,6 +160,9 @@ public class TaskStatsCollector implements SmartLifecycle {
         if (!enabled || ticker != null) {
             return;
         }
+        if (reads.isShutdown()) { // a context that is stopped and started again
+            reads = newReadExecutor();
+        }
         ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor(
                 Thread.ofPlatform().name("berth-task-stats").daemon(true).factory());
         // fixed delay: a tick that ran long never queues up a burst of catch-up ticks
@@ -189,6 +192,10 @@ public class TaskStatsCollector implements SmartLifecycle {
     @Override
     public boolean isRunning() {
         return ticker != null;
+    }
+
+    private static ExecutorService newReadExecutor() {
+        return Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("berth-task-stats-read-", 0).factory());
     }
 
     private static final class Entry {

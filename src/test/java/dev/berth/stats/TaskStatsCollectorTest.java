@@ -117,17 +117,21 @@ class TaskStatsCollectorTest {
     }
 
     @Test
-    void startTicksOnItsOwnAndStopEndsTheThread() {
-        readerByTask.put("web", () -> rss(9));
+    void startTicksOnItsOwnStopEndsTheTicksAndAStartAgainResumes() {
+        AtomicInteger reads = new AtomicInteger();
+        readerByTask.put("web", () -> rss(reads.incrementAndGet()));
         collector.register(target("a1", "web"));
 
         collector.start();
-        await().atMost(Duration.ofSeconds(5)).until(() -> collector.snapshot("a1", "web").isPresent());
+        await().atMost(Duration.ofSeconds(5)).until(() -> reads.get() >= 2);
         collector.stop();
 
         assertThat(collector.isRunning()).isFalse();
-        await().atMost(Duration.ofSeconds(5)).until(() -> Thread.getAllStackTraces().keySet().stream()
-                .noneMatch(t -> t.getName().equals("berth-task-stats")));
+        int atStop = reads.get();
+        await().during(Duration.ofMillis(600)).atMost(Duration.ofSeconds(3)).until(() -> reads.get() <= atStop + 1);
+
+        collector.start(); // a stopped-and-restarted context: reads work again
+        await().atMost(Duration.ofSeconds(5)).until(() -> reads.get() >= atStop + 3);
     }
 
     static TaskStatsTarget target(String alloc, String task) {
