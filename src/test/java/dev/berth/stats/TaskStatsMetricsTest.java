@@ -103,6 +103,24 @@ class TaskStatsMetricsTest {
         assertThat(registry.find("berth.task.memory.usage").gauges()).isEmpty();
     }
 
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.EnumSource(MetricsNaming.class)
+    void theTaskExpositionPassesPromtoolInBothModes(MetricsNaming naming) throws Exception {
+        PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        new TaskStatsMetrics(collector, new BerthMetrics(registry, naming, "node1", "n-1", "dc1", ""), true).bind();
+        samples.put("a1/web", v1Sample(300L << 20, 50L << 20));
+        samples.put("a2/web", v2Sample(200L << 20, 10L << 20));
+        collector.register(target("a1", "web"));
+        collector.register(target("a2", "web"));
+        collector.collect();
+
+        String scrape = registry.scrape();
+        dev.berth.support.Promtool.Result result = dev.berth.support.Promtool.checkMetrics(scrape);
+
+        assertThat(scrape).contains(naming == MetricsNaming.NOMAD ? "nomad_client_allocs_" : "berth_task_");
+        assertThat(result.exitCode()).as(result.output()).isZero();
+    }
+
     private static TaskStatsTarget target(String alloc, String task) {
         return new TaskStatsTarget(alloc, task, "shop", "front", "default", CgroupVersion.NONE, Map.of(), 1, 0);
     }
