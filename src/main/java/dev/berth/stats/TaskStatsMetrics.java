@@ -9,6 +9,7 @@ import java.util.Optional;
 import java.util.function.Predicate;
 import java.util.function.ToDoubleFunction;
 
+import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.binder.BaseUnits;
@@ -33,12 +34,16 @@ import dev.berth.stats.TaskStatsTarget.TaskKey;
 public class TaskStatsMetrics {
 
     private static final String SECONDS = "seconds";
+    static final BerthMetric CPU_TOTAL_TICKS_COUNT = BerthMetric.nomadOnly("nomad.client.allocs.cpu.total_ticks_count");
 
     private final TaskStatsCollector collector;
     private final BerthMetrics metrics;
     private final boolean allocationLabels;
     private final List<Def> defs;
     private final Map<String, Meter> meters = new HashMap<>();
+    /** Nomad's {@code cpu.total_ticks_count}: incremented by TotalTicks once per new sample, per label group. */
+    private final Map<Tags, Counter> ticksCounters = new HashMap<>();
+    private final Map<TaskKey, Long> countedTimestamps = new HashMap<>();
     private volatile Map<Tags, TaskResourceUsage> groups = Map.of();
 
     public TaskStatsMetrics(TaskStatsCollector collector, BerthMetrics metrics, boolean allocationLabels) {
@@ -60,6 +65,9 @@ public class TaskStatsMetrics {
             next.merge(tags(snapshot.target()), snapshot.usage(), TaskResourceUsage::plus);
         }
         groups = next;
+        if (metrics.naming() == MetricsNaming.NOMAD) {
+            countTicks(snapshots, next);
+        }
         Map<String, Runnable> wanted = new LinkedHashMap<>();
         next.forEach((tags, usage) -> {
             for (Def def : defs) {
@@ -79,6 +87,25 @@ public class TaskStatsMetrics {
             if (!meters.containsKey(key)) {
                 registration.run();
             }
+        });
+    }
+
+    private void countTicks(Map<TaskKey, TaskStatsSnapshot> snapshots, Map<Tags, TaskResourceUsage> next) {
+        countedTimestamps.keySet().retainAll(snapshots.keySet());
+        for (Map.Entry<TaskKey, TaskStatsSnapshot> entry : snapshots.entrySet()) {
+            TaskStatsSnapshot snapshot = entry.getValue();
+            Long counted = countedTimestamps.put(entry.getKey(), snapshot.timestampNanos());
+            if (counted == null || counted != snapshot.timestampNanos()) {
+                ticksCounters.computeIfAbsent(tags(snapshot.target()), t -> metrics.counter(CPU_TOTAL_TICKS_COUNT, MetricScope.TASK, t))
+                        .increment(snapshot.usage().cpu().totalTicks());
+            }
+        }
+        ticksCounters.entrySet().removeIf(entry -> {
+            boolean gone = !next.containsKey(entry.getKey());
+            if (gone) {
+                metrics.remove(entry.getValue());
+            }
+            return gone;
         });
     }
 

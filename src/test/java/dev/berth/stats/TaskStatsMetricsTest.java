@@ -19,8 +19,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 class TaskStatsMetricsTest {
 
     private final Map<String, TaskRawSample> samples = new ConcurrentHashMap<>();
+    private final TaskSamplerTest.MutableClock clock = new TaskSamplerTest.MutableClock();
     private final TaskStatsCollector collector = new TaskStatsCollector(true, Duration.ofSeconds(1),
-            t -> () -> samples.get(t.allocId() + "/" + t.task()), new TaskCpuCapacity(1000, 1), new TaskSamplerTest.MutableClock());
+            t -> () -> samples.get(t.allocId() + "/" + t.task()), new TaskCpuCapacity(1000, 1), clock);
 
     @Test
     void prometheusNamingUsesBaseUnitsAndTotalCountersAndDropsSeriesOfUnregisteredAllocs() {
@@ -67,6 +68,24 @@ class TaskStatsMetricsTest {
         for (String cpu : new String[] {"total_percent", "system", "user", "throttled_time", "throttled_periods", "total_ticks"}) {
             assertThat(registry.find("nomad.client.allocs.cpu." + cpu).gauge()).as(cpu).isNotNull();
         }
+    }
+
+    @Test
+    void nomadTotalTicksCountGrowsByTotalTicksOncePerNewSampleAndGoesWithTheTask() {
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        new TaskStatsMetrics(collector, new BerthMetrics(registry, MetricsNaming.NOMAD, "node1", "n-1", "dc1", ""), true).bind();
+        samples.put("a1/web", cpuSample(0));
+        collector.register(target("a1", "web"));
+        collector.collect();
+        clock.advance(java.time.Duration.ofSeconds(1));
+        samples.put("a1/web", cpuSample(500_000_000L)); // half a core for 1 s: 50 % → 0.5 × 1000 MHz / 1 core
+        collector.collect();
+
+        assertThat(registry.get("nomad.client.allocs.cpu.total_ticks_count").counter().count()).isEqualTo(500.0);
+        assertThat(registry.get("nomad.client.allocs.cpu.total_ticks").gauge().value()).isEqualTo(500.0);
+
+        collector.unregister("a1", "web");
+        assertThat(registry.find("nomad.client.allocs.cpu.total_ticks_count").counter()).isNull();
     }
 
     @Test
@@ -119,6 +138,10 @@ class TaskStatsMetricsTest {
 
         assertThat(scrape).contains(naming == MetricsNaming.NOMAD ? "nomad_client_allocs_" : "berth_task_");
         assertThat(result.exitCode()).as(result.output()).isZero();
+    }
+
+    private static TaskRawSample cpuSample(long totalNs) {
+        return new TaskRawSample(TaskMemoryStats.NONE, new TaskCpuTimes(totalNs, 0, 0, 0, 0, Set.of(TaskCpuField.PERCENT)), Map.of());
     }
 
     private static TaskStatsTarget target(String alloc, String task) {
