@@ -48,6 +48,10 @@ ensure_engine() {
         log "engine answers on $SOCK"
         return
     fi
+    if [[ $(id -u) -ne 0 ]]; then
+        log "no Docker engine answers on $SOCK and this is not root: start one, or run $0 as root"
+        exit 1
+    fi
     command -v dockerd >/dev/null 2>&1 || apt_install docker.io
     # docker.io ships the 20.10 CLI too; an already installed newer CLI (e.g. /usr/local/bin/docker) talks to it fine
     command -v docker >/dev/null 2>&1 || apt_install docker.io

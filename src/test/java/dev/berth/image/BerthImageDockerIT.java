@@ -14,6 +14,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.testcontainers.DockerClientFactory;
 import org.testcontainers.containers.BindMode;
 import org.testcontainers.containers.GenericContainer;
 import org.testcontainers.containers.wait.strategy.Wait;
@@ -70,6 +71,12 @@ class BerthImageDockerIT {
     static void stopImage() {
         if (berth != null) {
             berth.stop();
+        }
+        // with Ryuk off Testcontainers never deletes built images; each run would leave a ~280 MB dangling one
+        try {
+            DockerClientFactory.instance().client().removeImageCmd(IMAGE).withForce(true).exec();
+        } catch (RuntimeException e) {
+            System.err.println("could not remove " + IMAGE + ": " + e);
         }
     }
 

@@ -18,7 +18,11 @@ import java.util.Optional;
  */
 public record ContainerCgroup(int version, String path) {
 
-    /** driverState keys the stats collector reads (see docs/docker.md). */
+    /**
+     * driverState keys the stats collector reads (see docs/docker.md). {@code cgroup} holds the path relative to each
+     * hierarchy root <em>without</em> a leading slash, like the exec driver's {@code TaskCgroup.name()}, so
+     * {@code mount.resolve(cgroup)} works for both.
+     */
     public static final String STATE_VERSION = "cgroup_version";
     public static final String STATE_PATH = "cgroup";
 
@@ -71,6 +75,11 @@ public record ContainerCgroup(int version, String path) {
         return new ContainerCgroup(version, parent + "/" + id);
     }
 
+    /** The value stored under {@link #STATE_PATH}: the path without its leading slash. */
+    public String statePath() {
+        return path.substring(1);
+    }
+
     /** Reads it back from a handle's driverState. */
     public static Optional<ContainerCgroup> fromState(Map<String, String> driverState) {
         String version = driverState.get(STATE_VERSION);
@@ -78,7 +87,25 @@ public record ContainerCgroup(int version, String path) {
         if (version == null || path == null) {
             return Optional.empty();
         }
-        return Optional.of(new ContainerCgroup(Integer.parseInt(version), path));
+        return Optional.of(new ContainerCgroup(Integer.parseInt(version), path.startsWith("/") ? path : "/" + path));
+    }
+
+    /**
+     * The container's cgroup directories keyed like the stats collector's task cgroups: {@code memory}, {@code cpu},
+     * {@code cpuacct}, {@code pids} on v1 (those that exist under {@code root}), {@code unified} on v2.
+     */
+    public Map<String, Path> dirs(Path root) {
+        if (version == 2) {
+            return Map.of("unified", dir(root, ""));
+        }
+        Map<String, Path> dirs = new java.util.LinkedHashMap<>();
+        for (String controller : List.of("memory", "cpu", "cpuacct", "pids")) {
+            Path dir = dir(root, controller);
+            if (Files.isDirectory(dir)) {
+                dirs.put(controller, dir);
+            }
+        }
+        return dirs;
     }
 
     /** The directory of {@code controller} (v1) or of the unified tree (v2) under {@code root}. */

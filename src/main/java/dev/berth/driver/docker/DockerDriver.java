@@ -9,7 +9,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
@@ -35,6 +34,7 @@ import dev.berth.driver.DriverException;
 import dev.berth.driver.DriverFingerprint;
 import dev.berth.driver.ExitResult;
 import dev.berth.driver.HealthState;
+import dev.berth.driver.Signals;
 import dev.berth.driver.TaskConfig;
 import dev.berth.driver.TaskConfigValidationException;
 import dev.berth.driver.TaskDriver;
@@ -194,7 +194,7 @@ public class DockerDriver implements TaskDriver, AutoCloseable {
     @Override
     public void stop(TaskHandle handle, Duration timeout, String signal) throws DriverException {
         String id = containerId(handle);
-        String sig = signal == null || signal.isBlank() ? "SIGTERM" : Signals.require(signal);
+        String sig = signal == null || signal.isBlank() ? "SIGTERM" : canonicalSignal(signal);
         if (!kill(handle, id, sig)) {
             return;
         }
@@ -214,7 +214,7 @@ public class DockerDriver implements TaskDriver, AutoCloseable {
     @Override
     public void signal(TaskHandle handle, String signal) throws DriverException {
         String id = containerId(handle);
-        if (!kill(handle, id, Signals.require(signal))) {
+        if (!kill(handle, id, canonicalSignal(signal))) {
             throw new DriverException("cannot signal task " + handle.taskId() + ": container is not running", false);
         }
     }
@@ -404,7 +404,7 @@ public class DockerDriver implements TaskDriver, AutoCloseable {
             cgroup.or(() -> engineCgroup(id, inspect.getHostConfig() == null ? null : inspect.getHostConfig().getCgroupParent()))
                     .ifPresent(found -> {
                         state.put(ContainerCgroup.STATE_VERSION, Integer.toString(found.version()));
-                        state.put(ContainerCgroup.STATE_PATH, found.path());
+                        state.put(ContainerCgroup.STATE_PATH, found.statePath());
                     });
         } catch (RuntimeException e) {
             log.debug("inspect of {} for its cgroup failed: {}", id, e.toString());
@@ -456,8 +456,8 @@ public class DockerDriver implements TaskDriver, AutoCloseable {
         return new Path[] {out == null ? null : Path.of(out), err == null ? null : Path.of(err)};
     }
 
-    /** Names this driver accepts for {@link #signal} and {@link #stop}. */
-    public static Set<String> signals() {
-        return Signals.NAMES;
+    /** The engine wants a name: {@code usr1}/{@code SIGUSR1} → {@code SIGUSR1}; unknown names are refused. */
+    private static String canonicalSignal(String signal) throws DriverException {
+        return Signals.name(Signals.parse(signal));
     }
 }

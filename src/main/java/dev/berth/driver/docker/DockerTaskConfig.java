@@ -7,6 +7,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 
+import dev.berth.driver.ConfigSchema;
+import dev.berth.driver.ConfigSchema.Type;
 import dev.berth.driver.TaskConfigValidationException;
 
 /**
@@ -37,18 +39,19 @@ public record DockerTaskConfig(
 
     public static final String DEFAULT_NETWORK_MODE = "none";
 
+    /** The keys the shared schema checks; the map-valued {@code env} and {@code labels} are checked here. */
     static final ConfigSchema SCHEMA = ConfigSchema.builder()
-            .required("image", ConfigSchema.Type.STRING)
-            .optional("command", ConfigSchema.Type.STRING)
-            .optional("args", ConfigSchema.Type.LIST_OF_STRING)
-            .optional("entrypoint", ConfigSchema.Type.LIST_OF_STRING)
-            .optional("env", ConfigSchema.Type.MAP_OF_STRING)
-            .optional("labels", ConfigSchema.Type.MAP_OF_STRING)
-            .optional("network_mode", ConfigSchema.Type.STRING)
-            .optional("volumes", ConfigSchema.Type.LIST_OF_STRING)
-            .optional("work_dir", ConfigSchema.Type.STRING)
-            .optional("memory_hard_limit", ConfigSchema.Type.NUMBER)
+            .required("image", Type.STRING)
+            .optional("command", Type.STRING)
+            .optional("args", Type.STRING_LIST)
+            .optional("entrypoint", Type.STRING_LIST)
+            .optional("network_mode", Type.STRING)
+            .optional("volumes", Type.STRING_LIST)
+            .optional("work_dir", Type.STRING)
+            .optional("memory_hard_limit", Type.NUMBER)
             .build();
+
+    private static final List<String> MAP_KEYS = List.of("env", "labels");
 
     public DockerTaskConfig {
         Objects.requireNonNull(image, "'image' must not be null");
@@ -99,29 +102,31 @@ public record DockerTaskConfig(
         }
     }
 
-    /** Validates {@code config} strictly and parses it. */
+    /** Validates {@code config} strictly (Nomad's HCL diagnostics, see {@link ConfigSchema}) and parses it. */
     public static DockerTaskConfig parse(Map<String, Object> config) throws TaskConfigValidationException {
-        SCHEMA.validate(config);
-        String image = string(config.get("image"));
+        Map<String, Object> given = config == null ? Map.of() : config;
+        Map<String, Object> scalars = new LinkedHashMap<>(given);
+        MAP_KEYS.forEach(scalars::remove);
+        ConfigSchema.Validated v = SCHEMA.validate(scalars);
+        Map<String, String> env = stringMap("env", given.get("env"));
+        Map<String, String> labels = stringMap("labels", given.get("labels"));
+        String image = v.string("image", "");
         if (image.isBlank()) {
-            throw new TaskConfigValidationException("image", "Invalid value for \"image\": must not be empty.");
+            throw new TaskConfigValidationException("image", "Invalid value for attribute \"image\": must not be empty");
         }
         List<Volume> volumes = new ArrayList<>();
-        for (String spec : strings(config.get("volumes"))) {
+        for (String spec : v.stringList("volumes")) {
             volumes.add(Volume.parse(spec));
         }
-        String networkMode = config.get("network_mode") == null ? DEFAULT_NETWORK_MODE : string(config.get("network_mode"));
-        if (networkMode.isBlank()) {
-            networkMode = DEFAULT_NETWORK_MODE;
-        }
-        long hardLimit = config.get("memory_hard_limit") == null ? 0 : (long) Double.parseDouble(config.get("memory_hard_limit").toString());
+        String networkMode = v.string("network_mode", "");
+        long hardLimit = v.number("memory_hard_limit", 0);
         if (hardLimit < 0) {
-            throw new TaskConfigValidationException("memory_hard_limit", "Invalid value for \"memory_hard_limit\": must not be negative.");
+            throw new TaskConfigValidationException("memory_hard_limit", "Invalid value for attribute \"memory_hard_limit\": must not be negative");
         }
-        String workDir = config.get("work_dir") == null ? null : string(config.get("work_dir"));
-        return new DockerTaskConfig(image, config.get("command") == null ? null : string(config.get("command")),
-                strings(config.get("args")), strings(config.get("entrypoint")), stringMap(config.get("env")),
-                stringMap(config.get("labels")), networkMode, volumes, workDir == null || workDir.isBlank() ? null : workDir, hardLimit);
+        String workDir = v.string("work_dir", "");
+        return new DockerTaskConfig(image, v.has("command") ? v.string("command", "") : null, v.stringList("args"),
+                v.stringList("entrypoint"), env, labels, networkMode.isBlank() ? DEFAULT_NETWORK_MODE : networkMode, volumes,
+                workDir.isBlank() ? null : workDir, hardLimit);
     }
 
     /** The container's CMD: {@code command} followed by {@code args}, or just {@code args} when there is no command. */
@@ -134,23 +139,17 @@ public record DockerTaskConfig(
         return cmd;
     }
 
-    private static String string(Object value) {
-        return String.valueOf(value);
-    }
-
-    private static List<String> strings(Object value) {
-        if (value == null) {
-            return List.of();
-        }
-        return ((List<?>) value).stream().map(String::valueOf).toList();
-    }
-
-    private static Map<String, String> stringMap(Object value) {
+    private static Map<String, String> stringMap(String key, Object value) throws TaskConfigValidationException {
         if (value == null) {
             return Map.of();
         }
-        Map<String, String> map = new LinkedHashMap<>();
-        ((Map<?, ?>) value).forEach((k, v) -> map.put(String.valueOf(k), String.valueOf(v)));
-        return map;
+        if (!(value instanceof Map<?, ?> map)
+                || !map.values().stream().allMatch(x -> x instanceof String || x instanceof Number || x instanceof Boolean)) {
+            throw new TaskConfigValidationException(key, "Incorrect attribute value type; Inappropriate value for attribute \""
+                    + key + "\": a map of string is required.");
+        }
+        Map<String, String> out = new LinkedHashMap<>();
+        map.forEach((k, x) -> out.put(String.valueOf(k), String.valueOf(x)));
+        return out;
     }
 }

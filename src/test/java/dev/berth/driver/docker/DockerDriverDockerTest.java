@@ -106,7 +106,7 @@ class DockerDriverDockerTest {
         assertThat(container.getHostConfig().getNetworkMode()).isEqualTo("none");
         assertThat(container.getHostConfig().getMemory()).isEqualTo(64L * 1024 * 1024);
         assertThat(container.getHostConfig().getCpuShares()).isEqualTo(300);
-        assertThat(handle.driverState()).containsEntry("cgroup", "/docker/" + handle.driverState().get("container_id"))
+        assertThat(handle.driverState()).containsEntry("cgroup", "docker/" + handle.driverState().get("container_id"))
                 .containsEntry("cgroup_version", "1");
 
         driver.destroy(handle, false);
@@ -209,6 +209,8 @@ class DockerDriverDockerTest {
         await().atMost(Duration.ofSeconds(30)).until(() -> Files.readString(task.stdoutPath()).contains("holding"));
 
         assertThat(handle.driverState()).containsKeys("container_id", "cgroup", "cgroup_version", "pid");
+        assertThat(ContainerCgroup.fromState(handle.driverState()).orElseThrow().dirs(Path.of("/sys/fs/cgroup")))
+                .containsOnlyKeys("memory", "cpu", "cpuacct", "pids");
         ContainerStats stats = driver.stats(handle);
         long processRss = rssOfCgroupProcesses(handle);
 

@@ -65,11 +65,11 @@ class DockerTaskConfigTest {
     @Test
     void wrongTypesAreRejected() {
         assertThatThrownBy(() -> DockerTaskConfig.parse(Map.of("image", "x", "args", "not-a-list")))
-                .hasMessageContaining("Inappropriate value for attribute \"args\": list of string required.");
+                .hasMessageContaining("Inappropriate value for attribute \"args\": a list of string is required.");
         assertThatThrownBy(() -> DockerTaskConfig.parse(Map.of("image", "x", "env", List.of("A=1"))))
-                .hasMessageContaining("\"env\": map of string required.");
+                .hasMessageContaining("\"env\": a map of string is required.");
         assertThatThrownBy(() -> DockerTaskConfig.parse(Map.of("image", "x", "memory_hard_limit", "lots")))
-                .hasMessageContaining("\"memory_hard_limit\": number required.");
+                .hasMessageContaining("\"memory_hard_limit\": a number is required.");
     }
 
     @Test
