@@ -60,7 +60,7 @@ public class TaskSampleBenchmark {
         TaskStatsReaders readers = new TaskStatsReaders(Path.of("/proc"), clock);
         TaskStatsTarget cgroupTarget = new TaskStatsTarget("bench", "t", "j", "g", "default", cgroup.version(), cgroup.dirs(), 0, 0);
         TaskStatsTarget procTarget = new TaskStatsTarget("bench", "p", "j", "g", "default", dev.berth.driver.cgroup.CgroupVersion.NONE,
-                Map.of(), sleep.pid(), ProcTreeStatsReader.startTicks(Path.of("/proc"), sleep.pid()));
+                Map.of(), sleep.pid(), dev.berth.driver.ProcStat.read(sleep.pid()).orElseThrow().startTicks());
         TaskCpuCapacity capacity = new TaskCpuCapacity(2000, 2);
         cgroupSampler = new TaskSampler(cgroupTarget, readers.apply(cgroupTarget), capacity, clock);
         procSampler = new TaskSampler(procTarget, readers.apply(procTarget), capacity, clock);
@@ -71,7 +71,7 @@ public class TaskSampleBenchmark {
                 memory.resolve("memory.kmem.max_usage_in_bytes").toString(), memory.resolve("memory.stat").toString(),
                 cgroup.dir("cpuacct").resolve("cpuacct.usage").toString(), cgroup.dir("cpuacct").resolve("cpuacct.stat").toString(),
                 cgroup.dir("cpu").resolve("cpu.stat").toString()};
-        procFiles = new String[] {"/proc/" + sleep.pid() + "/stat", "/proc/" + sleep.pid() + "/stat", "/proc/" + sleep.pid() + "/status"};
+        procFiles = new String[] {"/proc/" + sleep.pid() + "/stat", "/proc/" + sleep.pid() + "/status"};
     }
 
     @TearDown(Level.Trial)

@@ -37,7 +37,11 @@ final class ProcTreeStatsReader implements TaskStatsReader {
     private final long rootPid;
     private final long startTicks;
     private final Clock clock;
-    private List<Long> tree = List.of();
+    private final String rootStat;
+    // the cached tree: pids, root first, with their file paths built once per scan rather than once per sample
+    private long[] tree = new long[0];
+    private String[] statPaths = new String[0];
+    private String[] statusPaths = new String[0];
     private Instant treeReadAt = Instant.MIN;
 
     /**
@@ -48,31 +52,35 @@ final class ProcTreeStatsReader implements TaskStatsReader {
         this.rootPid = rootPid;
         this.startTicks = startTicks;
         this.clock = clock;
+        this.rootStat = statPath(Long.toString(rootPid));
     }
 
     @Override
     public TaskRawSample read() throws IOException {
-        if (!buffer.load(statPath(rootPid)) || (startTicks > 0 && buffer.fieldLong(buffer.statFieldsStart(), 19) != startTicks)) {
-            tree = List.of();
+        if (!buffer.load(rootStat) || (startTicks > 0 && buffer.fieldLong(buffer.statFieldsStart(), 19) != startTicks)) {
+            tree = new long[0];
             return TaskRawSample.NONE;
         }
+        boolean rootStatLoaded = true; // the start-time check just read it: reuse it for the root's CPU times
         Instant now = clock.instant();
-        if (Duration.between(treeReadAt, now).compareTo(TREE_TTL) >= 0 || tree.isEmpty()) {
-            tree = scanTree();
+        if (Duration.between(treeReadAt, now).compareTo(TREE_TTL) >= 0 || tree.length == 0) {
+            setTree(scanTree());
             treeReadAt = now;
+            rootStatLoaded = false;
         }
         TaskMemoryStats.Builder total = new TaskMemoryStats.Builder();
         long totalUser = 0;
         long totalSystem = 0;
         Map<Long, TaskRawSample.Proc> pids = new LinkedHashMap<>();
-        for (long pid : tree) {
-            if (!buffer.load(statPath(pid))) {
+        for (int i = 0; i < tree.length; i++) {
+            long pid = tree[i];
+            if (!(i == 0 && rootStatLoaded) && !buffer.load(statPaths[i])) {
                 continue; // exited since the tree was scanned
             }
             int fields = buffer.statFieldsStart();
             long userNs = buffer.fieldLong(fields, 11) * CgroupV1StatsReader.NANOS_PER_USER_HZ_TICK;
             long systemNs = buffer.fieldLong(fields, 12) * CgroupV1StatsReader.NANOS_PER_USER_HZ_TICK;
-            if (!buffer.load(proc.resolve(Long.toString(pid)).resolve("status").toString())) {
+            if (!buffer.load(statusPaths[i])) {
                 continue;
             }
             long found = buffer.scan(STATUS, values);
@@ -116,21 +124,18 @@ final class ProcTreeStatsReader implements TaskStatsReader {
         return List.copyOf(result);
     }
 
-    private String statPath(long pid) {
-        return statPath(Long.toString(pid));
+    private void setTree(List<Long> pids) {
+        tree = new long[pids.size()];
+        statPaths = new String[pids.size()];
+        statusPaths = new String[pids.size()];
+        for (int i = 0; i < tree.length; i++) {
+            tree[i] = pids.get(i);
+            statPaths[i] = statPath(Long.toString(tree[i]));
+            statusPaths[i] = proc.resolve(Long.toString(tree[i])).resolve("status").toString();
+        }
     }
 
     private String statPath(String pid) {
         return proc.resolve(pid).resolve("stat").toString();
     }
-
-    /** Field 22 of {@code /proc/<pid>/stat}: what a driver stores as {@code start_ticks} next to the pid. */
-    static long startTicks(Path proc, long pid) throws IOException {
-        CgroupFileBuffer buffer = new CgroupFileBuffer();
-        if (!buffer.load(proc.resolve(Long.toString(pid)).resolve("stat").toString())) {
-            throw new java.nio.file.NoSuchFileException("/proc/" + pid);
-        }
-        return buffer.fieldLong(buffer.statFieldsStart(), 19);
-    }
-
 }

@@ -3,8 +3,11 @@ package dev.berth.stats;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 
+import dev.berth.driver.cgroup.CgroupManager;
 import dev.berth.driver.cgroup.CgroupVersion;
+import dev.berth.driver.cgroup.TaskCgroup;
 
 /**
  * A running task the collector samples: its identity (the metric labels) and where its usage can be read — its
@@ -33,6 +36,29 @@ public record TaskStatsTarget(String allocId, String task, String job, String ta
         cgroupDirs = Map.copyOf(cgroupDirs);
         if (cgroupVersion == CgroupVersion.NONE && rootPid <= 0) {
             throw new IllegalArgumentException("task '" + allocId + "/" + task + "' needs a cgroup or a root pid");
+        }
+    }
+
+    /**
+     * The target for a task a driver started: its cgroup when the handle's driver state names one that exists
+     * ({@code cgroup}), else its root process ({@code pid} + {@code start_ticks}).
+     *
+     * @return empty when the driver state has neither (e.g. an in-process mock task): there is nothing to read
+     */
+    public static Optional<TaskStatsTarget> fromDriverState(String allocId, String task, String job, String taskGroup,
+            String namespace, Map<String, String> driverState, CgroupManager cgroups) {
+        Optional<TaskCgroup> cgroup = cgroups.find(driverState.get("cgroup"));
+        if (cgroup.isPresent()) {
+            return Optional.of(new TaskStatsTarget(allocId, task, job, taskGroup, namespace, cgroup.get().version(),
+                    cgroup.get().dirs(), 0, 0));
+        }
+        try {
+            long pid = Long.parseLong(driverState.getOrDefault("pid", ""));
+            long startTicks = Long.parseLong(driverState.getOrDefault("start_ticks", "0"));
+            return pid > 0 ? Optional.of(new TaskStatsTarget(allocId, task, job, taskGroup, namespace, CgroupVersion.NONE,
+                    Map.of(), pid, Math.max(0, startTicks))) : Optional.empty();
+        } catch (NumberFormatException noPid) {
+            return Optional.empty();
         }
     }
 

@@ -144,7 +144,7 @@ class TaskStatsKernelTest {
             target = new TaskStatsTarget("a", "t", "j", "g", "default", cgroup.version(), cgroup.dirs(), 0, 0);
         } else {
             target = new TaskStatsTarget("a", "t", "j", "g", "default", CgroupVersion.NONE, Map.of(), process.pid(),
-                    ProcTreeStatsReader.startTicks(Path.of("/proc"), process.pid()));
+                    dev.berth.driver.ProcStat.read(process.pid()).orElseThrow().startTicks());
         }
         Clock clock = Clock.systemUTC();
         return new TaskSampler(target, new TaskStatsReaders(Path.of("/proc"), clock).apply(target), new TaskCpuCapacity(2000, 2), clock);
