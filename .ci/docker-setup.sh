@@ -77,7 +77,12 @@ ensure_engine() {
     log "engine up: $(docker version --format '{{.Server.Version}} (API {{.Server.APIVersion}})')"
 }
 
-image_present() { docker image inspect "$1" >/dev/null 2>&1; }
+# Bump when an image recipe below changes: images built from an older recipe are rebuilt.
+RECIPE=2
+
+image_present() {
+    [[ $(docker image inspect --format '{{ index .Config.Labels "dev.berth.recipe" }}' "$1" 2>/dev/null) == "$RECIPE" ]]
+}
 
 build_busybox() {
     apt_install busybox-static
@@ -88,12 +93,14 @@ build_busybox() {
 FROM scratch
 COPY busybox /bin/busybox
 RUN ["/bin/busybox", "--install", "-s", "/bin"]
-RUN mkdir -p /tmp /etc /root && chmod 1777 /tmp \
+# also the usual places (/usr/bin/env, /usr/bin/setsid, …): raw_exec's launch line names them
+RUN mkdir -p /usr/bin /usr/sbin /sbin && /bin/busybox --install -s 2>/dev/null; \
+    mkdir -p /tmp /etc /root && chmod 1777 /tmp \
  && echo 'root:x:0:0:root:/root:/bin/sh' > /etc/passwd && echo 'root:x:0:' > /etc/group
 CMD ["/bin/sh"]
 EOF
     log "building $BUSYBOX_IMAGE"
-    DOCKER_BUILDKIT=0 docker build --quiet --network none -t "$BUSYBOX_IMAGE" "$ctx" >/dev/null
+    DOCKER_BUILDKIT=0 docker build --quiet --network none --label "dev.berth.recipe=$RECIPE" -t "$BUSYBOX_IMAGE" "$ctx" >/dev/null
     rm -rf "$ctx"
 }
 
@@ -121,11 +128,11 @@ build_jre() {
     cat >"$ctx/Dockerfile" <<EOF
 FROM $BUSYBOX_IMAGE
 COPY rootfs/ /
-ENV JAVA_HOME=/opt/java PATH=/opt/java/bin:/bin
+ENV JAVA_HOME=/opt/java PATH=/opt/java/bin:/bin:/usr/bin:/sbin:/usr/sbin
 RUN ["/opt/java/bin/java", "-version"]
 EOF
     log "building $JRE_IMAGE"
-    DOCKER_BUILDKIT=0 docker build --quiet --network none -t "$JRE_IMAGE" "$ctx" >/dev/null
+    DOCKER_BUILDKIT=0 docker build --quiet --network none --label "dev.berth.recipe=$RECIPE" -t "$JRE_IMAGE" "$ctx" >/dev/null
     rm -rf "$ctx"
 }
 
@@ -133,6 +140,8 @@ ensure_images() {
     local rebuild=${1:-0}
     if ((rebuild)) || ! image_present "$BUSYBOX_IMAGE"; then build_busybox; fi
     if ((rebuild)) || ! image_present "$JRE_IMAGE"; then build_jre; fi
+    # images replaced by a rebuild are left dangling: drop ours
+    docker image prune -f --filter "label=dev.berth.recipe" >/dev/null
     log "images: $(docker image ls --format '{{.Repository}}:{{.Tag}} {{.Size}}' 'berth-test/*' | tr '\n' ' ')"
 }
 

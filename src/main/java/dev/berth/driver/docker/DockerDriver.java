@@ -34,6 +34,7 @@ import dev.berth.driver.DriverException;
 import dev.berth.driver.DriverFingerprint;
 import dev.berth.driver.ExitResult;
 import dev.berth.driver.HealthState;
+import dev.berth.driver.ProcStat;
 import dev.berth.driver.Signals;
 import dev.berth.driver.TaskConfig;
 import dev.berth.driver.TaskConfigValidationException;
@@ -398,6 +399,8 @@ public class DockerDriver implements TaskDriver, AutoCloseable {
             Optional<ContainerCgroup> cgroup = Optional.empty();
             if (pid != null && pid > 0) {
                 state.put("pid", pid.toString());
+                // pid + start time let a /proc-based reader tell the container's init from a recycled pid
+                ProcStat.read(pid).ifPresent(stat -> state.put("start_ticks", Long.toString(stat.startTicks())));
                 cgroup = ContainerCgroup.ofPid(pid);
             }
             // a task that already exited has no pid to look at: derive the path from the engine's cgroup layout

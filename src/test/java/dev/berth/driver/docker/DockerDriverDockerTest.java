@@ -208,7 +208,7 @@ class DockerDriverDockerTest {
         TaskHandle handle = start(task);
         await().atMost(Duration.ofSeconds(30)).until(() -> Files.readString(task.stdoutPath()).contains("holding"));
 
-        assertThat(handle.driverState()).containsKeys("container_id", "cgroup", "cgroup_version", "pid");
+        assertThat(handle.driverState()).containsKeys("container_id", "cgroup", "cgroup_version", "pid", "start_ticks");
         assertThat(ContainerCgroup.fromState(handle.driverState()).orElseThrow().dirs(Path.of("/sys/fs/cgroup")))
                 .containsOnlyKeys("memory", "cpu", "cpuacct", "pids");
         ContainerStats stats = driver.stats(handle);
