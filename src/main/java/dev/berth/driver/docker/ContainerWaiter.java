@@ -27,8 +27,11 @@ final class ContainerWaiter {
     private ContainerWaiter() {
     }
 
+    /** How long an exit with status 137 waits for a late {@code oom} event before it counts as a plain SIGKILL. */
+    private static final long OOM_EVENT_GRACE_MILLIS = 1_000;
+
     static void await(DockerClient client, String id, ContainerLogCopier logs, CompletableFuture<ExitResult> exit,
-            BooleanSupplier closed) {
+            BooleanSupplier closed, OomEvents oomEvents) {
         long backoff = 100;
         while (!exit.isDone()) {
             try {
@@ -38,9 +41,12 @@ final class ContainerWaiter {
                     continue; // restarted by the engine's own restart policy: keep waiting
                 }
                 drain(logs);
-                Long code = state.getExitCodeLong();
+                int code = state.getExitCodeLong() == null ? 0 : state.getExitCodeLong().intValue();
                 String error = state.getError() == null || state.getError().isBlank() ? null : state.getError();
-                exit.complete(new ExitResult(code == null ? 0 : code.intValue(), 0, Boolean.TRUE.equals(state.getOOMKilled()), error));
+                // the engine's flag can lose a real OOM kill (see OomEvents); an OOM kill always exits with 137
+                boolean oom = Boolean.TRUE.equals(state.getOOMKilled())
+                        || oomEvents.oomKilled(id, code == 137 ? OOM_EVENT_GRACE_MILLIS : 0);
+                exit.complete(new ExitResult(code, 0, oom, error));
             } catch (NotFoundException e) {
                 drain(logs);
                 exit.complete(new ExitResult(0, 0, false, "container " + id + " no longer exists"));

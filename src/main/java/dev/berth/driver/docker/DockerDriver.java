@@ -68,6 +68,7 @@ public class DockerDriver implements TaskDriver, AutoCloseable {
     private final DockerClient healthClient;
     private final Clock clock;
     private final ContainerEngine engineOps;
+    private final OomEvents oomEvents;
     private final Map<String, RunningContainer> containers = new ConcurrentHashMap<>();
     private final AtomicBoolean closed = new AtomicBoolean();
 
@@ -91,6 +92,7 @@ public class DockerDriver implements TaskDriver, AutoCloseable {
         this.client = DockerClients.create(engine.host(), Duration.ofSeconds(5), null);
         this.healthClient = DockerClients.create(engine.host(), engine.pingTimeout(), engine.pingTimeout());
         this.engineOps = new ContainerEngine(client);
+        this.oomEvents = new OomEvents(client, clock.instant().getEpochSecond());
     }
 
     @Override
@@ -295,6 +297,7 @@ public class DockerDriver implements TaskDriver, AutoCloseable {
             return;
         }
         containers.keySet().forEach(this::forget);
+        oomEvents.close();
         for (DockerClient c : List.of(client, healthClient)) {
             try {
                 c.close();
@@ -305,12 +308,14 @@ public class DockerDriver implements TaskDriver, AutoCloseable {
     }
 
     private void track(String id, ContainerLogCopier logs) {
+        oomEvents.ensureStarted();
         CompletableFuture<ExitResult> exit = new CompletableFuture<>();
         containers.put(id, new RunningContainer(id, exit, logs));
-        Thread.ofVirtual().name("docker-wait-" + id.substring(0, 12)).start(() -> ContainerWaiter.await(client, id, logs, exit, closed::get));
+        Thread.ofVirtual().name("docker-wait-" + id.substring(0, 12)).start(() -> ContainerWaiter.await(client, id, logs, exit, closed::get, oomEvents));
     }
 
     private void forget(String id) {
+        oomEvents.forget(id);
         RunningContainer container = containers.remove(id);
         if (container != null && container.logs() != null) {
             try {
