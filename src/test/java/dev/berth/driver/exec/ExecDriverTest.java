@@ -53,13 +53,18 @@ class ExecDriverTest {
 
     @BeforeEach
     void driver() throws IOException {
+        driver = newDriver();
+    }
+
+    /** A driver instance as an agent (re)start makes one: its own raw_exec, the same exit-file dir and node. */
+    private ExecDriver newDriver() throws IOException {
         CgroupMounts mounts = CgroupMounts.parse(Files.readAllLines(Path.of("/proc/self/mountinfo")));
         assertThat(mounts.version()).as("this host mounts cgroup v1").isEqualTo(CgroupVersion.V1);
         CgroupManager cgroups = new CgroupManager(mounts, NODE, CgroupManager.REAL_SLEEPER);
         ScheduledThreadPoolExecutor poller = new ScheduledThreadPoolExecutor(1);
         RawExecDriver processes = new RawExecDriver(true, Clock.systemUTC(), root.resolve("exits"), poller, Duration.ofMillis(50),
                 TaskOutputs.APPEND_TO_FILES);
-        driver = new ExecDriver(true, processes, cgroups, 4096);
+        return new ExecDriver(true, processes, cgroups, 4096);
     }
 
     @AfterEach
@@ -172,6 +177,29 @@ class ExecDriverTest {
             assertThat(dir).doesNotExist();
         }
         assertThat(driver.cgroupOf(handle)).isEmpty();
+    }
+
+    @Test
+    void aFreshDriverRecoversTheTaskAndItsCgroup() throws Exception {
+        TaskConfig task = task("echo started; while :; do sleep 1; done", 64, 0, Map.of());
+        TaskHandle handle = start(task);
+        await().atMost(Duration.ofSeconds(10)).until(() -> Files.readString(task.stdoutPath()).contains("started"));
+
+        ExecDriver fresh = newDriver();
+        try {
+            TaskHandle recovered = fresh.recover(handle);
+
+            assertThat(recovered.driver()).isEqualTo("exec");
+            assertThat(recovered.driverState()).containsEntry("cgroup", handle.driverState().get("cgroup"));
+            assertThat(fresh.waitTask(recovered)).isNotDone();
+            TaskCgroup cgroup = fresh.cgroupOf(recovered).orElseThrow();
+            fresh.stop(recovered, Duration.ofSeconds(1), "SIGKILL");
+            assertThat(fresh.waitTask(recovered).get(10, TimeUnit.SECONDS).successful()).isFalse();
+            fresh.destroy(recovered, false);
+            assertThat(cgroup.dirs().values()).allSatisfy(dir -> assertThat(dir).doesNotExist());
+        } finally {
+            fresh.close();
+        }
     }
 
     @Test
