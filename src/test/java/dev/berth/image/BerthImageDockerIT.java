@@ -108,6 +108,35 @@ class BerthImageDockerIT {
         });
     }
 
+    @Test
+    void runsARawExecAllocationInsideTheImage() throws Exception {
+        String id = java.util.UUID.randomUUID().toString();
+        String task = """
+                {"Name":"hello","Driver":"raw_exec","Config":{"command":"/bin/sh","args":["-c","echo hello-from-berth-image; while :; do sleep 1; done"]},
+                 "Resources":{"CPU":100,"MemoryMB":64}}""";
+        String alloc = """
+                {"ID":"%s","Name":"img.app[0]","JobID":"img","AllocModifyIndex":1,"DesiredStatus":"run","TaskGroup":"app",
+                 "Job":{"ID":"img","Name":"img","Type":"service","TaskGroups":[{"Name":"app","Count":1,"Tasks":[%s]}]}}"""
+                .formatted(id, task);
+
+        HttpResponse<String> put = send("PUT", "/v1/client/allocation/" + id, alloc);
+        assertThat(put.statusCode()).as(put.body()).isEqualTo(200);
+
+        await().atMost(Duration.ofSeconds(60)).untilAsserted(() ->
+                assertThat(get("/v1/allocation/" + id).body()).contains("\"ClientStatus\":\"running\""));
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() ->
+                assertThat(get("/v1/client/fs/cat/" + id + "?path=alloc/logs/hello.stdout.0").body()).contains("hello-from-berth-image"));
+        assertThat(send("DELETE", "/v1/client/allocation/" + id, null).statusCode()).isBetween(200, 204);
+    }
+
+    private static HttpResponse<String> send(String method, String path, String body) throws IOException, InterruptedException {
+        return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path)).timeout(Duration.ofSeconds(30))
+                        .header("Content-Type", "application/json")
+                        .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body))
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+
     private static HttpResponse<String> get(String path) throws IOException, InterruptedException {
         return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path)).timeout(Duration.ofSeconds(10)).build(),
                 HttpResponse.BodyHandlers.ofString());
