@@ -1,0 +1,110 @@
+package dev.berth.fingerprint;
+
+import java.time.Clock;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.UnaryOperator;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import oshi.SystemInfo;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.stereotype.Component;
+
+import dev.berth.config.BerthProperties;
+import dev.berth.config.NodeIdentity;
+
+/**
+ * Holds the current {@link Node} snapshot. All changes go through {@link #update}, which serialises them under
+ * one lock, bumps the modify index and tells the {@link NodeListener}s.
+ */
+@Component
+public class NodeRegistry {
+
+    private static final Logger log = LoggerFactory.getLogger(NodeRegistry.class);
+
+    private final Clock clock;
+    /** Guards {@link #node} and serialises listener notification so listeners see changes in order. */
+    private final ReentrantLock lock = new ReentrantLock();
+    private final List<NodeListener> listeners = new CopyOnWriteArrayList<>();
+    private volatile Node node;
+
+    @Autowired
+    public NodeRegistry(NodeIdentity identity, BerthProperties properties, SystemInfo systemInfo, Clock clock,
+                        ObjectProvider<NodeListener> listenerBeans) {
+        this(initialNode(identity, properties, systemInfo.getOperatingSystem().getNetworkParams().getHostName(), clock),
+                clock);
+        listenerBeans.orderedStream().forEach(listeners::add);
+    }
+
+    /** For tests and tools: starts from {@code initial}. */
+    public NodeRegistry(Node initial, Clock clock) {
+        this.node = Objects.requireNonNull(initial, "'initial' must not be null");
+        this.clock = clock;
+    }
+
+    static Node initialNode(NodeIdentity identity, BerthProperties properties, String hostName, Clock clock) {
+        String name = properties.name().isBlank() ? hostName : properties.name();
+        NodeResources resources = new NodeResources(null, null, null, properties.client().minDynamicPort(),
+                properties.client().maxDynamicPort());
+        // Nomad's first node event, written when the node registers.
+        NodeEvent registered = new NodeEvent("Node registered", "Cluster", Map.of(), clock.instant());
+        return new Node(identity.id(), name, properties.datacenter(), properties.nodeClass(), Map.of(), resources,
+                Map.of(), Map.of(), properties.meta(), NodeStatus.INITIALIZING, clock.instant(), List.of(registered), 1);
+    }
+
+    /** The current snapshot. Never null; never blocks. */
+    public Node current() {
+        return node;
+    }
+
+    /**
+     * Applies {@code change} to the current node under the node lock. When the result differs, it becomes the current
+     * node with the next modify index and listeners are told. {@code change} must be a pure function.
+     *
+     * @return the node after the change
+     */
+    public Node update(UnaryOperator<Node> change) {
+        lock.lock();
+        try {
+            Node before = node;
+            Node after = Objects.requireNonNull(change.apply(before), "a node change returned null");
+            if (after.sameContentAs(before)) {
+                return before;
+            }
+            Node next = after.withModifyIndex(before.modifyIndex() + 1);
+            node = next;
+            for (NodeListener listener : listeners) {
+                try {
+                    listener.nodeChanged(next);
+                } catch (RuntimeException ex) {
+                    log.warn("node listener {} failed", listener, ex);
+                }
+            }
+            return next;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Appends a node event. */
+    public void addEvent(String subsystem, String message, Map<String, String> details) {
+        update(n -> n.withEvent(new NodeEvent(message, subsystem, details, clock.instant())));
+    }
+
+    /** Marks the node ready (idempotent). */
+    public void markReady() {
+        update(n -> n.status() == NodeStatus.READY ? n : n.withStatus(NodeStatus.READY, clock.instant()));
+    }
+
+    /** Subscribes a listener; close the returned handle to unsubscribe. */
+    public AutoCloseable subscribe(NodeListener listener) {
+        listeners.add(Objects.requireNonNull(listener, "'listener' must not be null"));
+        return () -> listeners.remove(listener);
+    }
+}
