@@ -1,0 +1,78 @@
+package dev.berth.fingerprint;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import org.springframework.boot.WebApplicationType;
+import org.springframework.boot.availability.ApplicationAvailability;
+import org.springframework.boot.availability.ReadinessState;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+import dev.berth.Application;
+import dev.berth.config.NodeIdentity;
+import dev.berth.driver.DriverFingerprint;
+import dev.berth.driver.HealthState;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/** Whole-agent lifecycle: readiness waits for the first fingerprint; the node ID survives a restart on one data dir. */
+class NodeLifecycleTest {
+
+    /** What the scripted driver saw while it was fingerprinted for the first time. */
+    static final AtomicReference<ReadinessState> READINESS_DURING_FIRST_FINGERPRINT = new AtomicReference<>();
+    static final AtomicReference<NodeStatus> STATUS_DURING_FIRST_FINGERPRINT = new AtomicReference<>();
+
+    @Configuration(proxyBeanMethods = false)
+    static class ScriptedDriverConfiguration {
+        @Bean
+        ScriptedDriver scriptedDriver(ApplicationAvailability availability, org.springframework.beans.factory.ObjectProvider<NodeRegistry> registry) {
+            ScriptedDriver driver = new ScriptedDriver("scripted", Duration.ofMillis(50));
+            driver.then(() -> {
+                READINESS_DURING_FIRST_FINGERPRINT.set(availability.getReadinessState());
+                STATUS_DURING_FIRST_FINGERPRINT.set(registry.getObject().current().status());
+                return new DriverFingerprint(HealthState.UNHEALTHY, "warming up", Map.of("driver.scripted", "true"));
+            });
+            driver.thenReturn(HealthState.HEALTHY, "Healthy", Map.of("driver.scripted", "true"));
+            return driver;
+        }
+    }
+
+    private static ConfigurableApplicationContext start(Path dataDir) {
+        return new SpringApplicationBuilder(Application.class, ScriptedDriverConfiguration.class)
+                .web(WebApplicationType.NONE)
+                .properties("berth.data-dir=" + dataDir, "spring.main.keep-alive=false", "berth.name=lifecycle-node")
+                .run();
+    }
+
+    @Test
+    void readinessWaitsForTheFirstFingerprintAndTheNodeIdSurvivesARestart(@TempDir Path dataDir) {
+        String firstId;
+        try (ConfigurableApplicationContext context = start(dataDir)) {
+            assertThat(READINESS_DURING_FIRST_FINGERPRINT.get()).isEqualTo(ReadinessState.REFUSING_TRAFFIC);
+            assertThat(STATUS_DURING_FIRST_FINGERPRINT.get()).isEqualTo(NodeStatus.INITIALIZING);
+            assertThat(context.getBean(ApplicationAvailability.class).getReadinessState())
+                    .isEqualTo(ReadinessState.ACCEPTING_TRAFFIC);
+            NodeRegistry registry = context.getBean(NodeRegistry.class);
+            assertThat(registry.current().status()).isEqualTo(NodeStatus.READY);
+            assertThat(registry.current().name()).isEqualTo("lifecycle-node");
+            // Seed 000 through the whole agent: unhealthy first, healthy on the node afterwards.
+            await().atMost(Duration.ofSeconds(10)).untilAsserted(() ->
+                    assertThat(registry.current().drivers().get("scripted").healthy()).isTrue());
+            firstId = context.getBean(NodeIdentity.class).id();
+            assertThat(registry.current().id()).isEqualTo(firstId);
+        }
+
+        try (ConfigurableApplicationContext context = start(dataDir)) {
+            assertThat(context.getBean(NodeRegistry.class).current().id()).isEqualTo(firstId);
+        }
+    }
+}
