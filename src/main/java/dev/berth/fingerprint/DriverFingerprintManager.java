@@ -68,6 +68,7 @@ public class DriverFingerprintManager implements SmartLifecycle {
             loops.add(Thread.ofVirtual().name("berth-driver-fingerprint-" + driver.name())
                     .start(() -> loop(driver, firstRound)));
         }
+        long begin = System.nanoTime();
         try {
             // Each first call is bounded by the timeout; the slack covers applying the results.
             if (!firstRound.await(timeout.toMillis() + 5_000, TimeUnit.MILLISECONDS)) {
@@ -76,6 +77,8 @@ public class DriverFingerprintManager implements SmartLifecycle {
         } catch (InterruptedException ex) {
             Thread.currentThread().interrupt();
         }
+        log.info("first driver fingerprint round: {} drivers in {} ms", loops.size(),
+                TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - begin));
         readiness.driverRoundCompleted();
     }
 

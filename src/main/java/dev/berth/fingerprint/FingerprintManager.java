@@ -54,9 +54,13 @@ public class FingerprintManager implements SmartLifecycle {
     @Override
     public void start() {
         readiness.starting();
+        long begin = System.nanoTime();
+        int failed = 0;
         for (Fingerprinter fingerprinter : fingerprinters) {
-            runOnce(fingerprinter);
+            failed += runOnce(fingerprinter) ? 0 : 1;
         }
+        log.info("host fingerprint: {} fingerprinters ({} failed) in {} ms", fingerprinters.size(), failed,
+                TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - begin));
         readiness.hostRoundCompleted();
         scheduler = Executors.newSingleThreadScheduledExecutor(Thread.ofPlatform().daemon().name("berth-fingerprint").factory());
         for (Fingerprinter fingerprinter : fingerprinters) {

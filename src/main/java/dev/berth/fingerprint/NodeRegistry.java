@@ -33,13 +33,16 @@ public class NodeRegistry {
     private final ReentrantLock lock = new ReentrantLock();
     private final List<NodeListener> listeners = new CopyOnWriteArrayList<>();
     private volatile Node node;
+    /** Listener beans still to be subscribed (null once done); guarded by {@link #lock}. */
+    private ObjectProvider<NodeListener> listenerBeans;
 
     @Autowired
     public NodeRegistry(NodeIdentity identity, BerthProperties properties, SystemInfo systemInfo, Clock clock,
                         ObjectProvider<NodeListener> listenerBeans) {
         this(initialNode(identity, properties, systemInfo.getOperatingSystem().getNetworkParams().getHostName(), clock),
                 clock);
-        listenerBeans.orderedStream().forEach(listeners::add);
+        // Looked up at the first change, not here: listener beans may themselves depend on this registry.
+        this.listenerBeans = listenerBeans;
     }
 
     /** For tests and tools: starts from {@code initial}. */
@@ -79,6 +82,10 @@ public class NodeRegistry {
             }
             Node next = after.withModifyIndex(before.modifyIndex() + 1);
             node = next;
+            if (listenerBeans != null) {
+                listenerBeans.orderedStream().forEach(listeners::add);
+                listenerBeans = null;
+            }
             for (NodeListener listener : listeners) {
                 try {
                     listener.nodeChanged(next);

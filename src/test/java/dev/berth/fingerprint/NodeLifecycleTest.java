@@ -44,6 +44,26 @@ class NodeLifecycleTest {
             driver.thenReturn(HealthState.HEALTHY, "Healthy", Map.of("driver.scripted", "true"));
             return driver;
         }
+
+        /** A listener bean that itself needs the registry (no cycle: listener beans are looked up lazily). */
+        @Bean
+        RecordingListener recordingListener(NodeRegistry registry) {
+            return new RecordingListener(registry);
+        }
+    }
+
+    static final class RecordingListener implements NodeListener {
+        final NodeRegistry registry;
+        final java.util.List<Node> seen = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+        RecordingListener(NodeRegistry registry) {
+            this.registry = registry;
+        }
+
+        @Override
+        public void nodeChanged(Node node) {
+            seen.add(node);
+        }
     }
 
     private static ConfigurableApplicationContext start(Path dataDir) {
@@ -67,6 +87,10 @@ class NodeLifecycleTest {
             // Seed 000 through the whole agent: unhealthy first, healthy on the node afterwards.
             await().atMost(Duration.ofSeconds(10)).untilAsserted(() ->
                     assertThat(registry.current().drivers().get("scripted").healthy()).isTrue());
+            RecordingListener listener = context.getBean(RecordingListener.class);
+            assertThat(listener.seen).isNotEmpty();
+            assertThat(listener.seen.getLast().modifyIndex()).isLessThanOrEqualTo(registry.current().modifyIndex());
+            assertThat(listener.seen).anySatisfy(n -> assertThat(n.status()).isEqualTo(NodeStatus.READY));
             firstId = context.getBean(NodeIdentity.class).id();
             assertThat(registry.current().id()).isEqualTo(firstId);
         }
