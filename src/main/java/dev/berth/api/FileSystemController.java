@@ -1,0 +1,180 @@
+package dev.berth.api;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.List;
+
+import jakarta.servlet.http.HttpServletResponse;
+
+import dev.berth.alloc.fs.AllocFileInfo;
+import dev.berth.alloc.fs.AllocFileSystem;
+import dev.berth.alloc.fs.FrameStreamer;
+import dev.berth.alloc.fs.FsAccessException;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonProperty;
+
+import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
+import org.springframework.http.ProblemDetail;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.ExceptionHandler;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.RestController;
+
+/**
+ * Nomad's client filesystem API over allocation directories: {@code ls}, {@code stat}, {@code cat}, {@code readat},
+ * {@code stream} and {@code logs}. Every path goes through the alloc-dir path guard; reads under a task's
+ * {@code secrets/} or {@code private/} are refused. Streaming handlers write on the request's (virtual) thread.
+ */
+@RestController
+class FileSystemController {
+
+    private final AllocFileSystem fs;
+    private final FrameStreamer streamer;
+
+    FileSystemController(AllocFileSystem fs) {
+        this.fs = fs;
+        this.streamer = new FrameStreamer();
+    }
+
+    /** Nomad's {@code AllocFileInfo}. */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    record FileInfo(@JsonProperty("Name") String name, @JsonProperty("IsDir") boolean isDir, @JsonProperty("Size") long size,
+            @JsonProperty("FileMode") String fileMode, @JsonProperty("ModTime") Instant modTime,
+            @JsonProperty("ContentType") String contentType) {
+
+        static FileInfo of(AllocFileInfo info) {
+            return new FileInfo(info.name(), info.dir(), info.size(), info.fileMode(), info.modTime(), info.contentType());
+        }
+    }
+
+    @GetMapping("/v1/client/fs/ls/{allocId}")
+    List<FileInfo> list(@PathVariable String allocId, @RequestParam(defaultValue = "/") String path) {
+        return fs.list(allocId, path).stream().map(FileInfo::of).toList();
+    }
+
+    @GetMapping("/v1/client/fs/stat/{allocId}")
+    FileInfo stat(@PathVariable String allocId, @RequestParam(required = false) String path) {
+        return FileInfo.of(fs.stat(allocId, path));
+    }
+
+    @GetMapping("/v1/client/fs/cat/{allocId}")
+    ResponseEntity<byte[]> cat(@PathVariable String allocId, @RequestParam(required = false) String path) {
+        Path file = fs.fileForRead(allocId, path);
+        return ResponseEntity.ok().contentType(MediaType.APPLICATION_OCTET_STREAM).body(AllocFileSystem.readAt(file, 0, -1));
+    }
+
+    @GetMapping("/v1/client/fs/readat/{allocId}")
+    ResponseEntity<byte[]> readAt(@PathVariable String allocId, @RequestParam(required = false) String path,
+            @RequestParam(required = false) Long offset, @RequestParam(required = false) Long limit) {
+        if (offset == null) {
+            throw new FsAccessException(FsAccessException.Kind.BAD_REQUEST, "must provide an offset");
+        }
+        Path file = fs.fileForRead(allocId, path);
+        return ResponseEntity.ok().contentType(MediaType.APPLICATION_OCTET_STREAM)
+                .body(AllocFileSystem.readAt(file, offset, limit == null ? -1 : limit));
+    }
+
+    @GetMapping("/v1/client/fs/stream/{allocId}")
+    void stream(@PathVariable String allocId, @RequestParam(required = false) String path,
+            @RequestParam(defaultValue = "0") long offset, @RequestParam(defaultValue = "start") String origin,
+            @RequestParam(defaultValue = "true") boolean follow, HttpServletResponse response)
+            throws IOException, InterruptedException {
+        FrameStreamer.Origin from = origin(origin);
+        if (offset < 0) {
+            throw new FsAccessException(FsAccessException.Kind.BAD_REQUEST, "offset must be non-negative");
+        }
+        Path file = fs.fileForRead(allocId, path);
+        String name = fs.guard(allocId).relative(file);
+        response.setContentType(MediaType.APPLICATION_JSON_VALUE);
+        OutputStream out = response.getOutputStream();
+        streamer.streamFile(file, name, offset, from, follow, false, out, () -> false);
+    }
+
+    @GetMapping("/v1/client/fs/logs/{allocId}")
+    void logs(@PathVariable String allocId, @RequestParam(required = false) String task,
+            @RequestParam(required = false) String type, @RequestParam(defaultValue = "false") boolean follow,
+            @RequestParam(defaultValue = "false") boolean plain, @RequestParam(defaultValue = "0") long offset,
+            @RequestParam(defaultValue = "start") String origin, HttpServletResponse response)
+            throws IOException, InterruptedException {
+        if (task == null || task.isBlank()) {
+            throw new FsAccessException(FsAccessException.Kind.BAD_REQUEST, "must provide task name");
+        }
+        if (!"stdout".equals(type) && !"stderr".equals(type)) {
+            throw new FsAccessException(FsAccessException.Kind.BAD_REQUEST, "must provide log type (stdout/stderr)");
+        }
+        if (task.contains("/") || task.contains("\0") || task.contains("..")) {
+            throw new FsAccessException(FsAccessException.Kind.BAD_REQUEST, "invalid task name");
+        }
+        if (offset < 0) {
+            throw new FsAccessException(FsAccessException.Kind.BAD_REQUEST, "offset must be non-negative");
+        }
+        FrameStreamer.Origin from = origin(origin);
+        Path logDir = fs.logDir(allocId);
+        // the first read decides between a 404 problem and a 200 stream, so headers are set only once data may flow
+        response.setContentType(plain ? MediaType.TEXT_PLAIN_VALUE : MediaType.APPLICATION_JSON_VALUE);
+        streamer.streamLogs(logDir, task, type, offset, from, follow, plain, new LazyOutput(response), () -> false);
+    }
+
+    private static FrameStreamer.Origin origin(String origin) {
+        return switch (origin) {
+            case "start" -> FrameStreamer.Origin.START;
+            case "end" -> FrameStreamer.Origin.END;
+            default -> throw new FsAccessException(FsAccessException.Kind.BAD_REQUEST, "origin must be start or end");
+        };
+    }
+
+    @ExceptionHandler(FsAccessException.class)
+    ResponseEntity<ProblemDetail> refused(FsAccessException ex) {
+        HttpStatus status = switch (ex.kind()) {
+            case ESCAPE, FORBIDDEN -> HttpStatus.FORBIDDEN;
+            case BAD_REQUEST -> HttpStatus.BAD_REQUEST;
+            case NOT_FOUND -> HttpStatus.NOT_FOUND;
+        };
+        ProblemDetail problem = ProblemDetail.forStatusAndDetail(status, ex.getMessage());
+        problem.setTitle(switch (ex.kind()) {
+            case ESCAPE -> "Path escapes the alloc directory";
+            case FORBIDDEN -> "Permission denied";
+            case BAD_REQUEST -> "Bad request";
+            case NOT_FOUND -> "Not found";
+        });
+        return ResponseEntity.status(status).contentType(MediaType.APPLICATION_PROBLEM_JSON).body(problem);
+    }
+
+    /** Opens the response stream only on the first write, so an early error can still become a problem response. */
+    private static final class LazyOutput extends OutputStream {
+        private final HttpServletResponse response;
+        private OutputStream delegate;
+
+        LazyOutput(HttpServletResponse response) {
+            this.response = response;
+        }
+
+        private OutputStream out() throws IOException {
+            if (delegate == null) {
+                delegate = response.getOutputStream();
+            }
+            return delegate;
+        }
+
+        @Override
+        public void write(int b) throws IOException {
+            out().write(b);
+        }
+
+        @Override
+        public void write(byte[] b, int off, int len) throws IOException {
+            out().write(b, off, len);
+        }
+
+        @Override
+        public void flush() throws IOException {
+            out().flush();
+        }
+    }
+}

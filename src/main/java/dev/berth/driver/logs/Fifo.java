@@ -1,0 +1,42 @@
+package dev.berth.driver.logs;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
+
+import com.sun.jna.Library;
+import com.sun.jna.Native;
+
+/** Named pipes (FIFOs), made with libc's {@code mkfifo(3)} through JNA: no process is forked to make one. */
+public final class Fifo {
+
+    private interface LibC extends Library {
+        LibC INSTANCE = Native.load("c", LibC.class);
+
+        int mkfifo(String path, int mode);
+    }
+
+    private Fifo() {
+    }
+
+    /** Creates a FIFO at {@code path} (mode 0600) unless one is already there. */
+    public static Path create(Path path) throws IOException {
+        if (isFifo(path)) {
+            return path;
+        }
+        Files.createDirectories(path.getParent());
+        if (LibC.INSTANCE.mkfifo(path.toString(), 0600) != 0) {
+            throw new IOException("mkfifo " + path + " failed, errno " + Native.getLastError());
+        }
+        return path;
+    }
+
+    public static boolean isFifo(Path path) {
+        try {
+            return Files.readAttributes(path, BasicFileAttributes.class, java.nio.file.LinkOption.NOFOLLOW_LINKS).isOther();
+        } catch (IOException ex) {
+            return false;
+        }
+    }
+}

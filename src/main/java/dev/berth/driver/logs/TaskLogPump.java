@@ -1,0 +1,107 @@
+package dev.berth.driver.logs;
+
+import java.io.FileInputStream;
+import java.io.FileOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Path;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Drains one task stream from its FIFO into a {@link RotatingFileWriter} (Nomad's logmon, in-process).
+ *
+ * <p>Why a FIFO and not a file the task appends to: rotation needs someone between the task and the files; why not an
+ * anonymous pipe: the task must survive an agent restart, and a pipe whose reader died SIGPIPEs the task. The task's
+ * launcher keeps the FIFO open read-write for the task's lifetime, so the task never sees EPIPE while the agent is
+ * away (its writes only wait once the 64 KiB pipe buffer is full); a restarted agent opens the FIFO again and drains on.
+ *
+ * <p>The pump ends at end-of-file, when every writer (task, its children, the launcher) has closed the FIFO.
+ * It runs on a small-stack platform thread, because a blocking FIFO read would pin a virtual thread's carrier.
+ */
+public final class TaskLogPump implements AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(TaskLogPump.class);
+
+    private final Path fifo;
+    private final RotatingFileWriter writer;
+    private final CountDownLatch done = new CountDownLatch(1);
+    private final Thread thread;
+    private volatile InputStream in;
+    private volatile boolean closed;
+
+    private TaskLogPump(Path fifo, RotatingFileWriter writer, String threadName) {
+        this.fifo = fifo;
+        this.writer = writer;
+        this.thread = Thread.ofPlatform().name(threadName).daemon(true).stackSize(128 * 1024).unstarted(this::run);
+    }
+
+    /**
+     * Starts draining {@code fifo} into {@code writer}. Call before the task opens the FIFO for writing, so the
+     * task's open does not block.
+     */
+    public static TaskLogPump start(Path fifo, RotatingFileWriter writer, String threadName) {
+        TaskLogPump pump = new TaskLogPump(fifo, writer, threadName);
+        pump.thread.start();
+        return pump;
+    }
+
+    private void run() {
+        byte[] buffer = new byte[32 * 1024];
+        try (InputStream stream = new FileInputStream(fifo.toFile())) { // blocks until a writer opens the FIFO
+            in = stream;
+            int n;
+            while (!closed && (n = stream.read(buffer)) >= 0) {
+                writer.write(buffer, 0, n);
+            }
+        } catch (IOException ex) {
+            if (!closed) {
+                log.warn("log pump for {} stopped: {}", fifo, ex.toString());
+            }
+        } finally {
+            try {
+                writer.close();
+            } catch (IOException ex) {
+                log.debug("closing log writer for {}", fifo, ex);
+            }
+            done.countDown();
+        }
+    }
+
+    /** Waits until the pump reached end-of-file (all writers closed), at most {@code timeoutMillis}. */
+    public boolean awaitEnd(long timeoutMillis) throws InterruptedException {
+        return done.await(timeoutMillis, TimeUnit.MILLISECONDS);
+    }
+
+    /**
+     * Stops the pump now (agent shutdown: the task keeps running and a later agent drains on). A pump still blocked in
+     * opening the FIFO is released by opening its write end once.
+     */
+    @Override
+    public void close() {
+        closed = true;
+        if (in == null) {
+            try (FileOutputStream ignored = new FileOutputStream(fifo.toFile())) {
+                // opening the write end lets the blocked open return; the closed flag then ends the loop
+            } catch (IOException ex) {
+                log.debug("releasing log pump for {}", fifo, ex);
+            }
+        }
+        InputStream stream = in;
+        if (stream != null) {
+            try {
+                stream.close();
+            } catch (IOException ex) {
+                log.debug("closing fifo {}", fifo, ex);
+            }
+        }
+        try {
+            done.await(2, TimeUnit.SECONDS);
+        } catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
