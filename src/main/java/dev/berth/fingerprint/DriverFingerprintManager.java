@@ -39,6 +39,8 @@ public class DriverFingerprintManager implements SmartLifecycle {
     /** Right after the host fingerprint. */
     public static final int PHASE = FingerprintManager.PHASE + 100;
 
+    static final Duration MIN_PERIOD = Duration.ofMillis(5);
+
     private static final Logger log = LoggerFactory.getLogger(DriverFingerprintManager.class);
 
     private final DriverManager drivers;
@@ -107,11 +109,17 @@ public class DriverFingerprintManager implements SmartLifecycle {
                 }
             }
             try {
-                Thread.sleep(driver.fingerprintPeriod());
+                Thread.sleep(period(driver));
             } catch (InterruptedException ex) {
                 return;
             }
         }
+    }
+
+    /** The driver's period, but never below {@link #MIN_PERIOD}: a zero or negative period must not spin. */
+    private static Duration period(TaskDriver driver) {
+        Duration period = driver.fingerprintPeriod();
+        return period == null || period.compareTo(MIN_PERIOD) < 0 ? MIN_PERIOD : period;
     }
 
     private DriverInfo await(String name, Future<DriverFingerprint> call) throws InterruptedException {
