@@ -38,6 +38,19 @@ class DriverFingerprintManagerTest {
         }
     }
 
+    /** A step that answers only once {@code gate} opened, so the state before it can be asserted without a race. */
+    private static java.util.function.Supplier<DriverFingerprint> after(CountDownLatch gate,
+                                                                        java.util.function.Supplier<DriverFingerprint> step) {
+        return () -> {
+            try {
+                gate.await();
+            } catch (InterruptedException ex) {
+                Thread.currentThread().interrupt();
+            }
+            return step.get();
+        };
+    }
+
     private void start(Duration timeout, TaskDriver... drivers) {
         manager = new DriverFingerprintManager(new DriverManager(List.of(drivers)), registry, readiness,
                 new FingerprintProperties(timeout, "", List.of()), Clock.systemUTC());
@@ -47,15 +60,18 @@ class DriverFingerprintManagerTest {
     /** Seed 000: a driver that starts unhealthy must become healthy on the node. */
     @Test
     void driverThatStartsUnhealthyBecomesHealthyOnTheNode() {
+        CountDownLatch healthy = new CountDownLatch(1);
         ScriptedDriver driver = new ScriptedDriver("mock_driver", Duration.ofMillis(20))
                 .thenReturn(HealthState.UNHEALTHY, "waiting for the socket", Map.of("driver.mock_driver", "true"))
-                .thenReturn(HealthState.HEALTHY, "Healthy", Map.of("driver.mock_driver", "true"));
+                .then(after(healthy, () -> new DriverFingerprint(HealthState.HEALTHY, "Healthy",
+                        Map.of("driver.mock_driver", "true"))));
 
-        start(Duration.ofSeconds(5), driver);
+        start(Duration.ofSeconds(30), driver);
         // start() returns after the first round: the unhealthy state is on the node already.
         assertThat(registry.current().drivers().get("mock_driver").healthy()).isFalse();
         assertThat(registry.current().attributes()).containsEntry("driver.mock_driver", "1");
 
+        healthy.countDown();
         await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> {
             DriverInfo info = registry.current().drivers().get("mock_driver");
             assertThat(info.healthy()).isTrue();
@@ -67,17 +83,19 @@ class DriverFingerprintManagerTest {
 
     @Test
     void aThrowingDriverIsUndetectedWithNomadsDescriptionAndRecovers() {
+        CountDownLatch recovered = new CountDownLatch(1);
         ScriptedDriver driver = new ScriptedDriver("flaky", Duration.ofMillis(20))
                 .thenThrow("socket gone")
-                .then(() -> DriverFingerprint.healthy(Map.of("driver.flaky", "true")));
+                .then(after(recovered, () -> DriverFingerprint.healthy(Map.of("driver.flaky", "true"))));
 
-        start(Duration.ofSeconds(5), driver);
+        start(Duration.ofSeconds(30), driver);
         DriverInfo failed = registry.current().drivers().get("flaky");
         assertThat(failed.detected()).isFalse();
         assertThat(failed.healthy()).isFalse();
         assertThat(failed.healthDescription()).isEqualTo("failed to fingerprint driver");
         assertThat(registry.current().attributes()).doesNotContainKey("driver.flaky");
 
+        recovered.countDown();
         await().atMost(Duration.ofSeconds(5)).untilAsserted(() ->
                 assertThat(registry.current().attributes()).containsEntry("driver.flaky", "1"));
     }
