@@ -86,9 +86,11 @@ public class FingerprintManager implements SmartLifecycle {
     /** Runs one fingerprinter and applies its result; never throws. Returns whether it succeeded. */
     boolean runOnce(Fingerprinter fingerprinter) {
         String name = fingerprinter.name();
+        long begin = System.nanoTime();
         try {
             FingerprintResult result = fingerprinter.fingerprint(new FingerprintRequest(registry.current()));
             apply(name, result);
+            log.debug("fingerprinter {} took {} µs", name, TimeUnit.NANOSECONDS.toMicros(System.nanoTime() - begin));
             if (failing.remove(name)) {
                 log.info("fingerprinter {} recovered", name);
             }
