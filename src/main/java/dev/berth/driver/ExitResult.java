@@ -3,7 +3,8 @@ package dev.berth.driver;
 /**
  * How a task ended.
  *
- * @param exitCode  the process exit code (0 when killed by a signal)
+ * @param exitCode  the process exit code; for a process killed by a signal, drivers that run processes report
+ *                  {@code 128 + signal} as Nomad's executor does (raw_exec: SIGKILL → 137)
  * @param signal    the terminating signal number (0 when none)
  * @param oomKilled whether the kernel OOM killer ended it
  * @param err       a driver error message, or null

@@ -1,0 +1,375 @@
+package dev.berth.driver.rawexec;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import dev.berth.driver.DriverException;
+import dev.berth.driver.DriverFingerprint;
+import dev.berth.driver.ExitResult;
+import dev.berth.driver.ProcStat;
+import dev.berth.driver.ProcessSignals;
+import dev.berth.driver.Signals;
+import dev.berth.driver.TaskConfig;
+import dev.berth.driver.TaskConfigValidationException;
+import dev.berth.driver.TaskDriver;
+import dev.berth.driver.TaskHandle;
+import dev.berth.driver.TaskNotFoundException;
+
+/**
+ * Nomad's {@code raw_exec}: runs the task's program as a host process, without isolation, in its own session and
+ * process group (see {@link ExitShim} for the launch line and how the exit status survives an agent restart).
+ *
+ * <p>{@link TaskHandle#driverState()} keys: {@code pid} (session leader), {@code pgid}, {@code start_ticks}
+ * (field 22 of {@code /proc/<pid>/stat}), {@code cgroup} (empty: no per-task cgroup yet) and {@code exit_file}.
+ */
+public class RawExecDriver implements TaskDriver, AutoCloseable {
+
+    public static final String NAME = "raw_exec";
+    /** After SIGKILL, how long stop/destroy wait for the process to go (Nomad's executor: 15 s). */
+    static final Duration KILL_WAIT = Duration.ofSeconds(15);
+
+    private static final Logger log = LoggerFactory.getLogger(RawExecDriver.class);
+
+    private final boolean enabled;
+    private final Clock clock;
+    private final Path exitDir;
+    private final ScheduledExecutorService poller;
+    private final Duration pollInterval;
+    private final TaskOutputs outputs;
+    private final LaunchTools tools;
+    private final Map<String, RawTask> tasks = new ConcurrentHashMap<>();
+
+    /**
+     * @param exitDir      where the per-task exit-status files live (must survive agent restarts)
+     * @param poller       watches recovered (non-child) tasks for their exit
+     * @param pollInterval how often a recovered task's pid is checked
+     */
+    public RawExecDriver(boolean enabled, Clock clock, Path exitDir, ScheduledExecutorService poller,
+            Duration pollInterval, TaskOutputs outputs) {
+        this.enabled = enabled;
+        this.clock = Objects.requireNonNull(clock, "'clock' must not be null");
+        this.exitDir = Objects.requireNonNull(exitDir, "'exitDir' must not be null");
+        this.poller = Objects.requireNonNull(poller, "'poller' must not be null");
+        this.pollInterval = Objects.requireNonNull(pollInterval, "'pollInterval' must not be null");
+        this.outputs = Objects.requireNonNull(outputs, "'outputs' must not be null");
+        this.tools = LaunchTools.detect();
+    }
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public Duration fingerprintPeriod() {
+        return Duration.ofSeconds(30);
+    }
+
+    @Override
+    public DriverFingerprint fingerprint() {
+        if (!enabled) {
+            return DriverFingerprint.disabled();
+        }
+        if (tools.setsid() == null) {
+            return new DriverFingerprint(dev.berth.driver.HealthState.UNHEALTHY, "setsid not found", Map.of());
+        }
+        return DriverFingerprint.healthy(Map.of("driver.raw_exec", "true"));
+    }
+
+    @Override
+    public void validate(Map<String, Object> config) throws TaskConfigValidationException {
+        RawExecTaskConfig.parse(config);
+    }
+
+    @Override
+    public TaskHandle start(TaskConfig task) throws DriverException {
+        if (!enabled) {
+            throw new DriverException("raw_exec is disabled", false);
+        }
+        if (tools.setsid() == null) {
+            throw new DriverException("raw_exec needs setsid (util-linux), which this host does not have", false);
+        }
+        RawExecTaskConfig cfg;
+        try {
+            cfg = RawExecTaskConfig.parse(task.config());
+        } catch (TaskConfigValidationException ex) {
+            throw new DriverException("failed to decode driver config: " + ex.getMessage(), false, ex);
+        }
+        RawTask previous = tasks.get(task.id());
+        if (previous != null && !previous.exit.isDone()) {
+            throw new DriverException("task with ID \"" + task.id() + "\" already started", false);
+        }
+        if (previous != null) {
+            // A restart reuses the task id: the previous run's exit file is no longer needed.
+            deleteQuietly(previous.exitFile);
+        }
+        String path = task.env().getOrDefault("PATH", System.getenv("PATH"));
+        Path program = BinaryLookup.find(cfg.command(), task.taskDir(), path).orElseThrow(() -> new DriverException(
+                "file " + cfg.command() + " not found under path " + task.taskDir(), false));
+        Path workDir = cfg.workDir().isEmpty() ? task.taskDir() : Path.of(cfg.workDir());
+
+        Path exitFile = exitDir.resolve(task.id().replaceAll("[^A-Za-z0-9._-]", "_") + "-" + System.nanoTime() + ".exit");
+        Process process;
+        try {
+            TaskOutputs.Target out = outputs.stdout(task);
+            TaskOutputs.Target err = outputs.stderr(task);
+            ProcessBuilder pb = new ProcessBuilder(ExitShim.command(tools.setsid(), tools.envDefaultSignal(), exitFile,
+                    fifoOf(out), fifoOf(err), task.env().containsKey("PWD"), program, cfg.args()));
+            pb.environment().clear();
+            pb.environment().putAll(task.env());
+            if (workDir != null) {
+                pb.directory(workDir.toFile());
+            }
+            Files.createDirectories(exitDir);
+            Files.deleteIfExists(exitFile);
+            pb.redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
+            pb.redirectOutput(redirectOf(out));
+            pb.redirectError(redirectOf(err));
+            process = pb.start();
+        } catch (IOException ex) {
+            throw new DriverException("failed to launch command with executor: " + ex.getMessage(), true, ex);
+        }
+        int pid = Math.toIntExact(process.pid());
+        // The start time does not change across the execs of setsid/env/sh, so reading it now is exact.
+        long startTicks = ProcStat.read(pid).map(ProcStat::startTicks).orElse(-1L);
+        Map<String, String> state = new LinkedHashMap<>();
+        state.put("pid", Integer.toString(pid));
+        state.put("pgid", Integer.toString(pid));
+        state.put("start_ticks", Long.toString(startTicks));
+        state.put("cgroup", "");
+        state.put("exit_file", exitFile.toString());
+        TaskHandle handle = new TaskHandle(NAME, task.id(), clock.instant(), state);
+        RawTask running = new RawTask(handle, pid, pid, startTicks, exitFile);
+        process.onExit().thenAccept(p -> running.exit.complete(ExitShim.toExitResult(p.exitValue())));
+        tasks.put(task.id(), running);
+        log.info("started task {} pid={} program={}", task.id(), pid, program);
+        return handle;
+    }
+
+    private static Path fifoOf(TaskOutputs.Target target) {
+        return target instanceof TaskOutputs.Target.Fifo(Path path) ? path : null;
+    }
+
+    private static ProcessBuilder.Redirect redirectOf(TaskOutputs.Target target) {
+        return switch (target) {
+            case TaskOutputs.Target.AppendFile(Path path) -> ProcessBuilder.Redirect.appendTo(path.toFile());
+            // The shim opens the FIFO itself (read-write); until then the stream points at /dev/null.
+            case TaskOutputs.Target.Fifo fifo -> ProcessBuilder.Redirect.DISCARD;
+            case TaskOutputs.Target.Discard discard -> ProcessBuilder.Redirect.DISCARD;
+        };
+    }
+
+    @Override
+    public CompletableFuture<ExitResult> waitTask(TaskHandle handle) {
+        RawTask task = tasks.get(handle.taskId());
+        if (task == null) {
+            return CompletableFuture.failedFuture(new TaskNotFoundException(handle.taskId()));
+        }
+        return task.exit.copy();
+    }
+
+    @Override
+    public void stop(TaskHandle handle, Duration timeout, String signal) throws DriverException {
+        RawTask task = require(handle);
+        int sig = signal == null || signal.isBlank() ? Signals.SIGINT : Signals.parse(signal);
+        if (!task.exit.isDone()) {
+            signalTask(task, sig);
+            awaitExit(task, timeout);
+        }
+        if (!task.exit.isDone()) {
+            log.info("task {} did not exit within {}; sending SIGKILL to process group {}", handle.taskId(), timeout, task.pgid);
+            killGroup(task);
+            if (!awaitExit(task, KILL_WAIT)) {
+                throw new DriverException("process did not exit after 15 seconds", true);
+            }
+        } else {
+            // The leader is gone; anything it left behind in its group goes with it (Nomad kills the process group).
+            ProcessSignals.signalGroup(task.pgid, Signals.SIGKILL);
+        }
+    }
+
+    @Override
+    public void signal(TaskHandle handle, String signal) throws DriverException {
+        int sig = Signals.parse(signal);
+        RawTask task = require(handle);
+        if (task.exit.isDone()) {
+            throw new DriverException("task is not running", false);
+        }
+        // Like Nomad's executor, the signal goes to the task's main process: the shim's child. The shim only defers
+        // signals, so if the child is not found (still starting) the whole group gets it.
+        List<Long> children = ProcStat.children(task.pid);
+        if (children.size() == 1 && ProcessSignals.signalProcess(Math.toIntExact(children.getFirst()), sig)) {
+            return;
+        }
+        signalTask(task, sig);
+    }
+
+    @Override
+    public void destroy(TaskHandle handle, boolean force) throws DriverException {
+        RawTask task = tasks.get(handle.taskId());
+        if (task != null && !task.exit.isDone()) {
+            if (!force) {
+                throw new DriverException("cannot destroy running task", false);
+            }
+            killGroup(task);
+            if (!awaitExit(task, KILL_WAIT)) {
+                throw new DriverException("process did not exit after 15 seconds", true);
+            }
+        }
+        if (task != null) {
+            tasks.remove(handle.taskId(), task);
+        }
+        String exitFile = handle.driverState().get("exit_file");
+        if (exitFile != null && !exitFile.isEmpty()) {
+            deleteQuietly(Path.of(exitFile));
+        }
+    }
+
+    private static void deleteQuietly(Path file) {
+        try {
+            Files.deleteIfExists(file);
+        } catch (IOException ex) {
+            log.warn("could not delete exit file {}: {}", file, ex.getMessage());
+        }
+    }
+
+    /**
+     * Running with the same start ticks → reattached (the exit is watched by polling, it is not our child); exited
+     * with an exit file → a handle whose wait completes at once with that exit; otherwise {@link TaskNotFoundException}.
+     */
+    @Override
+    public TaskHandle recover(TaskHandle handle) throws DriverException {
+        RawTask known = tasks.get(handle.taskId());
+        if (known != null) {
+            return known.handle;
+        }
+        Map<String, String> s = handle.driverState();
+        int pid;
+        long startTicks;
+        try {
+            pid = Integer.parseInt(s.getOrDefault("pid", ""));
+            startTicks = Long.parseLong(s.getOrDefault("start_ticks", ""));
+        } catch (NumberFormatException ex) {
+            throw new TaskNotFoundException(handle.taskId());
+        }
+        int pgid = Integer.parseInt(s.getOrDefault("pgid", Integer.toString(pid)));
+        Path exitFile = Path.of(s.getOrDefault("exit_file", ""));
+        RawTask task = new RawTask(handle, pid, pgid, startTicks, exitFile);
+        if (pid > 1 && ProcStat.isRunning(pid, startTicks)) {
+            task.watch = poller.scheduleWithFixedDelay(() -> poll(task), pollInterval.toNanos(), pollInterval.toNanos(),
+                    TimeUnit.NANOSECONDS);
+        } else {
+            Optional<ExitResult> recorded = s.containsKey("exit_file") ? ExitShim.read(exitFile) : Optional.empty();
+            if (recorded.isEmpty()) {
+                throw new TaskNotFoundException(handle.taskId());
+            }
+            task.exit.complete(recorded.get());
+        }
+        RawTask raced = tasks.putIfAbsent(handle.taskId(), task);
+        if (raced != null) {
+            task.cancelWatch();
+            return raced.handle;
+        }
+        return handle;
+    }
+
+    /** Completes a recovered task's exit once its pid is gone (or a zombie, or recycled). Catches everything. */
+    private void poll(RawTask task) {
+        try {
+            if (ProcStat.isRunning(task.pid, task.startTicks)) {
+                return;
+            }
+            ExitResult exit = ExitShim.read(task.exitFile).orElseGet(() -> task.killedByAgent
+                    ? new ExitResult(128 + Signals.SIGKILL, Signals.SIGKILL, false, null)
+                    : new ExitResult(0, 0, false, "task exited while detached; its exit status was not recorded"));
+            task.exit.complete(exit);
+            task.cancelWatch();
+        } catch (RuntimeException ex) {
+            log.warn("checking recovered task {} failed; will retry", task.handle.taskId(), ex);
+        }
+    }
+
+    private void signalTask(RawTask task, int sig) throws DriverException {
+        if (!ProcessSignals.signalGroup(task.pgid, sig)) {
+            // Right after start, setsid may not have run yet: the group does not exist, the process does.
+            ProcessSignals.signalProcess(task.pid, sig);
+        }
+    }
+
+    private void killGroup(RawTask task) throws DriverException {
+        task.killedByAgent = true;
+        signalTask(task, Signals.SIGKILL);
+    }
+
+    private static boolean awaitExit(RawTask task, Duration timeout) throws DriverException {
+        try {
+            task.exit.get(Math.max(0, timeout.toNanos()), TimeUnit.NANOSECONDS);
+            return true;
+        } catch (TimeoutException ex) {
+            return false;
+        } catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+            throw new DriverException("interrupted while waiting for task " + task.handle.taskId() + " to exit", true, ex);
+        } catch (ExecutionException ex) {
+            return true;
+        }
+    }
+
+    private RawTask require(TaskHandle handle) throws TaskNotFoundException {
+        RawTask task = tasks.get(handle.taskId());
+        if (task == null) {
+            throw new TaskNotFoundException(handle.taskId());
+        }
+        return task;
+    }
+
+    /** Stops watching; tasks keep running (agent shutdown must not kill them) and can be recovered later. */
+    @Override
+    public void close() {
+        poller.shutdownNow();
+    }
+
+    /** A task this driver instance started or recovered. Guarded by nothing: fields are final or volatile. */
+    private static final class RawTask {
+        final TaskHandle handle;
+        final int pid;
+        final int pgid;
+        final long startTicks;
+        final Path exitFile;
+        final CompletableFuture<ExitResult> exit = new CompletableFuture<>();
+        volatile boolean killedByAgent;
+        volatile java.util.concurrent.ScheduledFuture<?> watch;
+
+        RawTask(TaskHandle handle, int pid, int pgid, long startTicks, Path exitFile) {
+            this.handle = handle;
+            this.pid = pid;
+            this.pgid = pgid;
+            this.startTicks = startTicks;
+            this.exitFile = exitFile;
+        }
+
+        void cancelWatch() {
+            java.util.concurrent.ScheduledFuture<?> w = watch;
+            if (w != null) {
+                w.cancel(false);
+            }
+        }
+    }
+}

@@ -1,0 +1,67 @@
+package dev.berth.driver.rawexec;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Objects;
+
+import dev.berth.driver.TaskConfig;
+
+/**
+ * Where a task's stdout and stderr go: the seam for log handling. The default appends straight to
+ * {@link TaskConfig#stdoutPath()}/{@link TaskConfig#stderrPath()} (the kernel writes; the agent copies nothing).
+ * A rotating implementation returns {@link Target.Fifo} targets whose reader is its log pump (see
+ * {@code dev.berth.driver.logs}); the launch shim then opens the FIFO <em>read-write</em> and keeps it open for the
+ * task's lifetime, so the task never gets EPIPE/SIGPIPE while no agent is reading (e.g. during an agent restart).
+ */
+public interface TaskOutputs {
+
+    /** Where one stream goes. */
+    sealed interface Target {
+        /** Appended to a regular file (created with its directory when missing). */
+        record AppendFile(Path path) implements Target {
+            public AppendFile {
+                Objects.requireNonNull(path, "'path' must not be null");
+            }
+        }
+
+        /** Written into an existing named pipe, which the launcher holds open read-write. */
+        record Fifo(Path path) implements Target {
+            public Fifo {
+                Objects.requireNonNull(path, "'path' must not be null");
+            }
+        }
+
+        /** Thrown away ({@code /dev/null}). */
+        record Discard() implements Target {
+        }
+    }
+
+    /** Appends to the task's files; discards a stream whose path is null. */
+    TaskOutputs APPEND_TO_FILES = new TaskOutputs() {
+        @Override
+        public Target stdout(TaskConfig task) throws IOException {
+            return appendTo(task.stdoutPath());
+        }
+
+        @Override
+        public Target stderr(TaskConfig task) throws IOException {
+            return appendTo(task.stderrPath());
+        }
+
+        private Target appendTo(Path path) throws IOException {
+            if (path == null) {
+                return new Target.Discard();
+            }
+            if (path.getParent() != null) {
+                Files.createDirectories(path.getParent());
+            }
+            return new Target.AppendFile(path);
+        }
+    };
+
+    /** Prepares (creates files, FIFOs, readers) and returns the stdout target; called once per start. */
+    Target stdout(TaskConfig task) throws IOException;
+
+    Target stderr(TaskConfig task) throws IOException;
+}

@@ -1,0 +1,91 @@
+package dev.berth.driver;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+import dev.berth.driver.ConfigSchema.Type;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+
+class ConfigHelpersTest {
+
+    @ParameterizedTest
+    @CsvSource({"'',0", "0,0", "250ms,250000000", "1s,1000000000", "1m30s,90000000000", "1.5h,5400000000000",
+            "-2s,-2000000000", "10us,10000", "10µs,10000", "7ns,7", "1h2m3s4ms,3723004000000"})
+    void parsesGoDurations(String text, long nanos) {
+        assertThat(GoDuration.parse(text)).isEqualTo(Duration.ofNanos(nanos));
+    }
+
+    @ParameterizedTest
+    @CsvSource({"0,0s", "7,7ns", "1500,1.5µs", "1500000,1.5ms", "15000000000,15s", "1800000000000,30m0s",
+            "86400000000000,24h0m0s", "90500000000,1m30.5s", "-2000000000,-2s", "3723004000000,1h2m3.004s"})
+    void formatsLikeGo(long nanos, String text) {
+        assertThat(GoDuration.format(Duration.ofNanos(nanos))).isEqualTo(text);
+    }
+
+    @ParameterizedTest
+    @CsvSource({"10", "1x", "s", "1..5s", "-", "1s2"})
+    void rejectsMalformedGoDurations(String text) {
+        assertThatIllegalArgumentException().isThrownBy(() -> GoDuration.parse(text)).withMessageContaining(text);
+    }
+
+    @Test
+    void signalTableKnowsLinuxNamesWithOrWithoutPrefix() throws DriverException {
+        assertThat(Signals.parse("SIGTERM")).isEqualTo(15);
+        assertThat(Signals.parse("TERM")).isEqualTo(15);
+        assertThat(Signals.parse("sigusr2")).isEqualTo(12);
+        assertThat(Signals.parse("SIGIOT")).isEqualTo(6);
+        assertThat(Signals.name(6)).isEqualTo("SIGABRT");
+        assertThat(Signals.name(64)).isEqualTo("SIG64");
+        assertThat(Signals.all()).hasSize(35).containsEntry("SIGSYS", 31).containsEntry("SIGWINCH", 28);
+        assertThatExceptionOfType(DriverException.class).isThrownBy(() -> Signals.parse("SIGFOO"))
+                .withMessage("unknown signal \"SIGFOO\"");
+        assertThatExceptionOfType(DriverException.class).isThrownBy(() -> Signals.parse(""));
+    }
+
+    private final ConfigSchema schema = ConfigSchema.builder()
+            .required("command", Type.STRING)
+            .optional("args", Type.STRING_LIST)
+            .optional("count", Type.NUMBER)
+            .optional("flag", Type.BOOL)
+            .optional("wait", Type.DURATION)
+            .build();
+
+    @Test
+    void schemaConvertsLikeHcl() throws TaskConfigValidationException {
+        ConfigSchema.Validated v = schema.validate(Map.of("command", 5, "args", List.of("a", 1, true), "count", "12",
+                "flag", "true", "wait", "2s"));
+        assertThat(v.string("command", null)).isEqualTo("5");
+        assertThat(v.stringList("args")).containsExactly("a", "1", "true");
+        assertThat(v.number("count", 0)).isEqualTo(12);
+        assertThat(v.bool("flag", false)).isTrue();
+        assertThat(v.duration("wait")).isEqualTo(Duration.ofSeconds(2));
+        assertThat(schema.validate(Map.of("command", "x", "count", 3.0)).number("count", 0)).isEqualTo(3);
+    }
+
+    @Test
+    void schemaErrorsNameTheKey() {
+        assertThatExceptionOfType(TaskConfigValidationException.class).isThrownBy(() -> schema.validate(Map.of()))
+                .withMessage("Missing required argument; The argument \"command\" is required, but no definition was found.")
+                .satisfies(ex -> assertThat(ex.field()).isEqualTo("command"));
+        assertThatExceptionOfType(TaskConfigValidationException.class)
+                .isThrownBy(() -> schema.validate(Map.of("command", "x", "zzz", 1, "aaa", 2)))
+                .withMessage("Extraneous JSON object property; No argument or block type is named \"aaa\".");
+        assertThatExceptionOfType(TaskConfigValidationException.class)
+                .isThrownBy(() -> schema.validate(Map.of("command", List.of("x"))))
+                .withMessage("Incorrect attribute value type; Inappropriate value for attribute \"command\": a string is required.");
+        assertThatExceptionOfType(TaskConfigValidationException.class)
+                .isThrownBy(() -> schema.validate(Map.of("command", "x", "args", "not a list")))
+                .withMessageContaining("\"args\": a list of string is required");
+        assertThatExceptionOfType(TaskConfigValidationException.class)
+                .isThrownBy(() -> schema.validate(Map.of("command", "x", "count", 1.5)))
+                .withMessageContaining("\"count\": a number is required");
+    }
+}

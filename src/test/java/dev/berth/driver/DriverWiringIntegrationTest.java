@@ -1,0 +1,26 @@
+package dev.berth.driver;
+
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+
+import dev.berth.support.AgentIntegrationTest;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The full agent registers both drivers, enabled by the shared test properties. */
+@AgentIntegrationTest
+class DriverWiringIntegrationTest {
+
+    @Autowired
+    DriverManager drivers;
+
+    @Test
+    void mockAndRawExecAreRegisteredAndHealthy() {
+        assertThat(drivers.driver("mock_driver").orElseThrow().fingerprint())
+                .isEqualTo(DriverFingerprint.healthy(Map.of("driver.mock_driver", "true")));
+        assertThat(drivers.driver("raw_exec").orElseThrow().fingerprint())
+                .isEqualTo(DriverFingerprint.healthy(Map.of("driver.raw_exec", "true")));
+    }
+}
