@@ -1,7 +1,6 @@
 package dev.berth.api;
 
 import java.lang.management.ManagementFactory;
-import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -13,6 +12,7 @@ import tools.jackson.databind.PropertyNamingStrategies;
 import tools.jackson.databind.annotation.JsonNaming;
 
 import dev.berth.config.BerthProperties;
+import dev.berth.driver.GoDuration;
 import dev.berth.fingerprint.Node;
 
 /**
@@ -42,7 +42,7 @@ record AgentSelfResponse(
         client.put("AllocDir", p.allocDir().toString());
         client.put("MinDynamicPort", p.client().minDynamicPort());
         client.put("MaxDynamicPort", p.client().maxDynamicPort());
-        client.put("MaxKillTimeout", goDuration(p.client().maxKillTimeout()));
+        client.put("MaxKillTimeout", GoDuration.format(p.client().maxKillTimeout()));
         Map<String, Object> acl = new LinkedHashMap<>();
         acl.put("Enabled", p.acl().enabled());
         acl.put("AnonymousMetrics", p.acl().anonymousMetrics());
@@ -50,7 +50,7 @@ record AgentSelfResponse(
                 .map(t -> Map.of("Name", t.name(), "Secret", REDACTED, "Scope", t.scope().name().toLowerCase(Locale.ROOT)))
                 .toList());
         Map<String, Object> telemetry = new LinkedHashMap<>();
-        telemetry.put("CollectionInterval", goDuration(p.telemetry().collectionInterval()));
+        telemetry.put("CollectionInterval", GoDuration.format(p.telemetry().collectionInterval()));
         telemetry.put("PublishAllocationMetrics", p.telemetry().publishAllocationMetrics());
         telemetry.put("AllocationLabels", p.telemetry().allocationLabels());
         telemetry.put("MetricsNaming", p.metrics().naming().name().toLowerCase(Locale.ROOT));
@@ -99,32 +99,6 @@ record AgentSelfResponse(
         stats.put("threads", threads);
         stats.put("cpu_count", Integer.toString(cpus));
         return stats;
-    }
-
-    /** Go's {@code time.Duration.String()} for whole-millisecond durations: {@code 0s}, {@code 500ms}, {@code 30s}, {@code 1m30s}, {@code 2h0m0s}. */
-    static String goDuration(Duration duration) {
-        long millis = duration.toMillis();
-        if (millis == 0) {
-            return "0s";
-        }
-        String sign = millis < 0 ? "-" : "";
-        millis = Math.abs(millis);
-        if (millis < 1000) {
-            return sign + millis + "ms";
-        }
-        long hours = millis / 3_600_000;
-        long minutes = millis / 60_000 % 60;
-        long seconds = millis / 1000 % 60;
-        long fraction = millis % 1000;
-        String secs = fraction == 0 ? Long.toString(seconds)
-                : seconds + "." + String.format("%03d", fraction).replaceAll("0+$", "");
-        if (hours > 0) {
-            return sign + hours + "h" + minutes + "m" + secs + "s";
-        }
-        if (minutes > 0) {
-            return sign + minutes + "m" + secs + "s";
-        }
-        return sign + secs + "s";
     }
 
     /** A zero serf member (Nomad's client-only agent): empty name and address, status {@code none}. */

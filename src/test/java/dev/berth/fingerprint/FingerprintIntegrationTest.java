@@ -4,6 +4,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.time.Duration;
 import java.util.Map;
 
 import org.junit.jupiter.api.Test;
@@ -13,9 +14,13 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.web.server.LocalServerPort;
 
 import dev.berth.config.NodeIdentity;
+import dev.berth.driver.DriverFingerprint;
+import dev.berth.driver.HealthState;
+import dev.berth.driver.mock.MockDriver;
 import dev.berth.support.AgentIntegrationTest;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /** The full agent: fingerprinted node, endpoints and readiness over real HTTP. */
 @AgentIntegrationTest
@@ -26,6 +31,12 @@ class FingerprintIntegrationTest {
 
     @Autowired
     NodeIdentity identity;
+
+    @Autowired
+    MockDriver mockDriver;
+
+    @Autowired
+    NodeRegistry registry;
 
     private final HttpClient http = HttpClient.newHttpClient();
 
@@ -61,6 +72,40 @@ class FingerprintIntegrationTest {
                 .isEqualTo(Long.parseLong(attributes.get("memory.totalbytes")) / (1024 * 1024));
         assertThat(((Map<String, Number>) resources.get("Disk")).get("DiskMB").longValue()).isPositive();
         assertThat(node.get("HTTPAddr")).isEqualTo("127.0.0.1:" + port);
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void enabledDriversAreOnTheNode() throws Exception {
+        Map<String, Object> node = json(get("/v1/node/self"));
+
+        Map<String, Map<String, Object>> drivers = (Map<String, Map<String, Object>>) node.get("Drivers");
+        assertThat(drivers.get("mock_driver")).containsEntry("Detected", true).containsEntry("Healthy", true)
+                .containsEntry("HealthDescription", "Healthy");
+        assertThat(drivers).containsKey("raw_exec");
+        assertThat((Map<String, String>) node.get("Attributes")).containsEntry("driver.mock_driver", "1");
+    }
+
+    /** Seed 000 through the whole agent and its real mock_driver bean. */
+    @Test
+    void mockDriverTurningUnhealthyAndBackIsReflectedOnTheNode() {
+        try {
+            mockDriver.scriptHealth(new DriverFingerprint(HealthState.UNHEALTHY, "mock scripted unhealthy",
+                    Map.of("driver.mock_driver", "true")));
+            await().atMost(Duration.ofSeconds(10)).untilAsserted(() ->
+                    assertThat(registry.current().drivers().get("mock_driver").healthy()).isFalse());
+
+            mockDriver.scriptHealth(null);
+            await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+                assertThat(registry.current().drivers().get("mock_driver").healthy()).isTrue();
+                assertThat(registry.current().drivers().get("mock_driver").healthDescription()).isEqualTo("Healthy");
+            });
+            assertThat(registry.current().events()).filteredOn(e -> e.subsystem().equals("Driver"))
+                    .extracting(NodeEvent::message).containsSubsequence("mock scripted unhealthy", "Healthy");
+        } finally {
+            // The context is shared with other integration tests: leave the mock healthy.
+            mockDriver.scriptHealth(null);
+        }
     }
 
     @Test

@@ -1,23 +1,21 @@
 package dev.berth.fingerprint.host;
 
-import java.util.List;
 import java.util.Map;
+import java.util.TreeSet;
 
 import org.springframework.stereotype.Component;
 
+import dev.berth.driver.Signals;
 import dev.berth.fingerprint.FingerprintRequest;
 import dev.berth.fingerprint.FingerprintResult;
 import dev.berth.fingerprint.Fingerprinter;
 
-/** {@code os.signals}: the signal names tasks may use on Linux, sorted, comma-separated (as Nomad's signal lookup table). */
+/**
+ * {@code os.signals}: every signal name the drivers accept ({@link Signals}, including glibc's aliases), sorted and
+ * comma-separated, as Nomad's signal fingerprinter lists its lookup table.
+ */
 @Component
 class SignalFingerprinter implements Fingerprinter {
-
-    static final List<String> LINUX_SIGNALS = List.of(
-            "SIGABRT", "SIGALRM", "SIGBUS", "SIGCHLD", "SIGCONT", "SIGFPE", "SIGHUP", "SIGILL", "SIGINT", "SIGIO",
-            "SIGIOT", "SIGKILL", "SIGPIPE", "SIGPROF", "SIGPWR", "SIGQUIT", "SIGSEGV", "SIGSTKFLT", "SIGSTOP", "SIGSYS",
-            "SIGTERM", "SIGTRAP", "SIGTSTP", "SIGTTIN", "SIGTTOU", "SIGURG", "SIGUSR1", "SIGUSR2", "SIGVTALRM",
-            "SIGWINCH", "SIGXCPU", "SIGXFSZ");
 
     @Override
     public String name() {
@@ -26,6 +24,6 @@ class SignalFingerprinter implements Fingerprinter {
 
     @Override
     public FingerprintResult fingerprint(FingerprintRequest request) {
-        return FingerprintResult.ofAttributes(Map.of("os.signals", String.join(",", LINUX_SIGNALS)));
+        return FingerprintResult.ofAttributes(Map.of("os.signals", String.join(",", new TreeSet<>(Signals.all().keySet()))));
     }
 }

@@ -156,7 +156,8 @@ class HostFingerprintersTest {
         String signals = new SignalFingerprinter().fingerprint(REQUEST).attributes().get("os.signals");
 
         List<String> list = List.of(signals.split(","));
-        assertThat(list).isSorted().contains("SIGTERM", "SIGKILL", "SIGINT", "SIGHUP", "SIGUSR1", "SIGUSR2");
+        assertThat(list).isSorted().contains("SIGTERM", "SIGKILL", "SIGINT", "SIGHUP", "SIGUSR1", "SIGUSR2")
+                .allSatisfy(name -> assertThat(dev.berth.driver.Signals.lookup(name)).isPresent());
     }
 
     @Test
