@@ -87,12 +87,13 @@ public class DriverFingerprintManager implements SmartLifecycle {
     private void loop(TaskDriver driver, CountDownLatch firstRound) {
         Future<DriverFingerprint> inFlight = null;
         boolean first = true;
+        boolean[] failing = {false};
         while (running) {
             try {
                 if (inFlight == null || inFlight.isDone()) {
                     inFlight = calls.submit(driver::fingerprint);
                 }
-                DriverInfo info = await(driver.name(), inFlight);
+                DriverInfo info = await(driver.name(), inFlight, failing);
                 if (inFlight.isDone()) {
                     inFlight = null;
                 }
@@ -122,19 +123,38 @@ public class DriverFingerprintManager implements SmartLifecycle {
         return period == null || period.compareTo(MIN_PERIOD) < 0 ? MIN_PERIOD : period;
     }
 
-    private DriverInfo await(String name, Future<DriverFingerprint> call) throws InterruptedException {
+    /**
+     * Waits for one call. A failure is logged at WARN only when it starts a streak of failures ({@code failing[0]}
+     * tracks it), so a driver failing every 500 ms does not flood the log.
+     */
+    private DriverInfo await(String name, Future<DriverFingerprint> call, boolean[] failing) throws InterruptedException {
+        String problem;
+        Throwable cause = null;
         try {
             DriverFingerprint fingerprint = call.get(timeout.toNanos(), TimeUnit.NANOSECONDS);
-            HealthState health = fingerprint.health();
-            return new DriverInfo(fingerprint.attributes(), health != HealthState.UNDETECTED, health == HealthState.HEALTHY,
-                    fingerprint.description(), clock.instant());
+            if (fingerprint != null) {
+                if (failing[0]) {
+                    log.info("driver {} fingerprints again", name);
+                }
+                failing[0] = false;
+                HealthState health = fingerprint.health();
+                return new DriverInfo(fingerprint.attributes(), health != HealthState.UNDETECTED,
+                        health == HealthState.HEALTHY, fingerprint.description(), clock.instant());
+            }
+            problem = "returned no fingerprint";
         } catch (TimeoutException ex) {
-            log.warn("driver {} did not answer its fingerprint within {}", name, timeout);
-            return DriverInfo.failed(clock.instant());
+            problem = "did not answer its fingerprint within " + timeout;
         } catch (ExecutionException ex) {
-            log.warn("driver {} failed to fingerprint", name, ex.getCause());
-            return DriverInfo.failed(clock.instant());
+            problem = "failed to fingerprint";
+            cause = ex.getCause();
         }
+        if (failing[0]) {
+            log.debug("driver {} {}", name, problem, cause);
+        } else {
+            log.warn("driver {} {}", name, problem, cause);
+        }
+        failing[0] = true;
+        return DriverInfo.failed(clock.instant());
     }
 
     @Override

@@ -127,6 +127,16 @@ class DriverFingerprintManagerTest {
     }
 
     @Test
+    void aDriverReturningNoFingerprintCountsAsFailed() {
+        start(Duration.ofSeconds(5), new ScriptedDriver("broken", Duration.ofSeconds(30)).then(() -> null));
+
+        assertThat(registry.current().drivers().get("broken")).satisfies(d -> {
+            assertThat(d.detected()).isFalse();
+            assertThat(d.healthDescription()).isEqualTo("failed to fingerprint driver");
+        });
+    }
+
+    @Test
     void firstRoundCompletionMakesTheNodeReady() {
         readiness.hostRoundCompleted();
 

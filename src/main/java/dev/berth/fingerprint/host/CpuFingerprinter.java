@@ -59,7 +59,33 @@ class CpuFingerprinter implements Fingerprinter {
         attributes.put("cpu.totalcompute", Long.toString(totalCompute));
         // Nothing is reserved for the agent itself (yet), so all compute is usable.
         attributes.put("cpu.usablecompute", Long.toString(totalCompute));
+        Map<Integer, List<Integer>> numa = new java.util.TreeMap<>();
+        for (CentralProcessor.LogicalProcessor cpu : processor.getLogicalProcessors()) {
+            numa.computeIfAbsent(cpu.getNumaNode(), n -> new java.util.ArrayList<>()).add(cpu.getProcessorNumber());
+        }
+        attributes.put("numa.node.count", Integer.toString(numa.size()));
+        numa.forEach((node, ids) -> attributes.put("numa.node" + node + ".cores", idSet(ids)));
         return new FingerprintResult(attributes, new NodeResources.Cpu(totalCompute, cores, coreIds), null, null, null);
+    }
+
+    /** Nomad's idset notation: sorted, ranges collapsed, e.g. {@code 0-3,8,10-11}. */
+    static String idSet(List<Integer> ids) {
+        List<Integer> sorted = ids.stream().distinct().sorted().toList();
+        StringBuilder out = new StringBuilder();
+        int i = 0;
+        while (i < sorted.size()) {
+            int start = sorted.get(i);
+            int end = start;
+            while (i + 1 < sorted.size() && sorted.get(i + 1) == end + 1) {
+                end = sorted.get(++i);
+            }
+            if (!out.isEmpty()) {
+                out.append(',');
+            }
+            out.append(start == end ? Integer.toString(start) : start + "-" + end);
+            i++;
+        }
+        return out.toString();
     }
 
     static long frequencyMhz(CentralProcessor processor) {

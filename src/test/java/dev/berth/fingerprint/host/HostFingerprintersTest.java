@@ -78,6 +78,23 @@ class HostFingerprintersTest {
     }
 
     @Test
+    void numaNodesListTheirCoresAsIdSets() throws Exception {
+        java.nio.file.Path nodes = Path.of("/sys/devices/system/node");
+        long expectedNodes = Files.isDirectory(nodes)
+                ? Files.list(nodes).filter(p -> p.getFileName().toString().matches("node\\d+")).count() : 1;
+
+        Map<String, String> a = new CpuFingerprinter(systemInfo).fingerprint(REQUEST).attributes();
+
+        assertThat(a).containsEntry("numa.node.count", Long.toString(Math.max(1, expectedNodes)));
+        if (expectedNodes <= 1) {
+            int nproc = Integer.parseInt(run("nproc"));
+            assertThat(a).containsEntry("numa.node0.cores", nproc == 1 ? "0" : "0-" + (nproc - 1));
+        }
+        assertThat(CpuFingerprinter.idSet(List.of(11, 0, 1, 2, 3, 8, 10))).isEqualTo("0-3,8,10-11");
+        assertThat(CpuFingerprinter.idSet(List.of(5))).isEqualTo("5");
+    }
+
+    @Test
     void hostAttributesMatchUnameAndHostname() throws Exception {
         FingerprintResult result = new HostFingerprinter(systemInfo).fingerprint(REQUEST);
 
