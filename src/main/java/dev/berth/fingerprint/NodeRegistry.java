@@ -28,7 +28,11 @@ public class NodeRegistry {
 
     private static final Logger log = LoggerFactory.getLogger(NodeRegistry.class);
 
+    static final String REGISTERED = "Node registered";
+    static final String REREGISTERED = "Node re-registered";
+
     private final Clock clock;
+    private final NodeEventStore eventStore;
     /** Guards {@link #node} and serialises listener notification so listeners see changes in order. */
     private final ReentrantLock lock = new ReentrantLock();
     private final List<NodeListener> listeners = new CopyOnWriteArrayList<>();
@@ -38,17 +42,44 @@ public class NodeRegistry {
 
     @Autowired
     public NodeRegistry(NodeIdentity identity, BerthProperties properties, SystemInfo systemInfo, Clock clock,
-                        ObjectProvider<NodeListener> listenerBeans) {
+                        ObjectProvider<NodeListener> listenerBeans, ObjectProvider<NodeEventStore> eventStore) {
         this(initialNode(identity, properties, systemInfo.getOperatingSystem().getNetworkParams().getHostName(), clock),
-                clock);
+                clock, eventStore.getIfAvailable());
         // Looked up at the first change, not here: listener beans may themselves depend on this registry.
         this.listenerBeans = listenerBeans;
     }
 
-    /** For tests and tools: starts from {@code initial}. */
+    /** For tests and tools: starts from {@code initial}, events in memory only. */
     public NodeRegistry(Node initial, Clock clock) {
-        this.node = Objects.requireNonNull(initial, "'initial' must not be null");
+        this(initial, clock, null);
+    }
+
+    /**
+     * Starts from {@code initial}. With an event store, the events stored by earlier runs come first, followed by
+     * {@code initial}'s events, which are stored too; Nomad's {@code Node registered} becomes {@code Node re-registered}
+     * when earlier events exist.
+     */
+    public NodeRegistry(Node initial, Clock clock, NodeEventStore eventStore) {
+        Objects.requireNonNull(initial, "'initial' must not be null");
         this.clock = clock;
+        this.eventStore = eventStore;
+        Node start = initial;
+        if (eventStore != null) {
+            List<NodeEvent> stored = loadStored(eventStore);
+            List<NodeEvent> fresh = initial.events().stream()
+                    .map(e -> !stored.isEmpty() && REGISTERED.equals(e.message())
+                            ? new NodeEvent(REREGISTERED, e.subsystem(), e.details(), e.timestamp()) : e)
+                    .toList();
+            List<NodeEvent> events = new java.util.ArrayList<>(stored);
+            events.addAll(fresh);
+            // Stored events come first, then this run's; Node keeps the newest MAX_EVENTS.
+            start = new Node(initial.id(), initial.name(), initial.datacenter(), initial.nodeClass(), initial.attributes(),
+                    initial.resources(), initial.links(), initial.drivers(), initial.meta(), initial.status(),
+                    initial.statusUpdatedAt(), events.subList(Math.max(0, events.size() - Node.MAX_EVENTS), events.size()),
+                    initial.modifyIndex());
+            fresh.forEach(this::store);
+        }
+        this.node = start;
     }
 
     static Node initialNode(NodeIdentity identity, BerthProperties properties, String hostName, Clock clock) {
@@ -56,9 +87,26 @@ public class NodeRegistry {
         NodeResources resources = new NodeResources(null, null, null, properties.client().minDynamicPort(),
                 properties.client().maxDynamicPort());
         // Nomad's first node event, written when the node registers.
-        NodeEvent registered = new NodeEvent("Node registered", "Cluster", Map.of(), clock.instant());
+        NodeEvent registered = new NodeEvent(REGISTERED, "Cluster", Map.of(), clock.instant());
         return new Node(identity.id(), name, properties.datacenter(), properties.nodeClass(), Map.of(), resources,
                 Map.of(), Map.of(), properties.meta(), NodeStatus.INITIALIZING, clock.instant(), List.of(registered), 1);
+    }
+
+    private static List<NodeEvent> loadStored(NodeEventStore eventStore) {
+        try {
+            return eventStore.recent(Node.MAX_EVENTS);
+        } catch (RuntimeException ex) {
+            log.warn("could not load stored node events", ex);
+            return List.of();
+        }
+    }
+
+    private void store(NodeEvent event) {
+        try {
+            eventStore.append(event, Node.MAX_EVENTS);
+        } catch (RuntimeException ex) {
+            log.warn("could not store node event '{}'", event.message(), ex);
+        }
     }
 
     /** The current snapshot. Never null; never blocks. */
@@ -82,6 +130,9 @@ public class NodeRegistry {
             }
             Node next = after.withModifyIndex(before.modifyIndex() + 1);
             node = next;
+            if (eventStore != null && !next.events().equals(before.events())) {
+                next.events().stream().filter(e -> !before.events().contains(e)).forEach(this::store);
+            }
             if (listenerBeans != null) {
                 listenerBeans.orderedStream().forEach(listeners::add);
                 listenerBeans = null;

@@ -96,7 +96,11 @@ class NodeLifecycleTest {
         }
 
         try (ConfigurableApplicationContext context = start(dataDir)) {
-            assertThat(context.getBean(NodeRegistry.class).current().id()).isEqualTo(firstId);
+            Node node = context.getBean(NodeRegistry.class).current();
+            assertThat(node.id()).isEqualTo(firstId);
+            // Node events survive the restart: the first run's driver events, then this run's re-registration.
+            assertThat(node.events()).extracting(NodeEvent::message)
+                    .containsSubsequence("Node registered", "Healthy", "Node re-registered");
         }
     }
 }

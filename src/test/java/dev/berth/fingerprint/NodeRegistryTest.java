@@ -66,6 +66,61 @@ class NodeRegistryTest {
     }
 
     @Test
+    void eventsAreStoredAndComeBackAfterARestartWithNodeReRegistered() {
+        InMemoryEventStore store = new InMemoryEventStore();
+        Clock clock = Clock.fixed(TestNodes.T0, ZoneOffset.UTC);
+        NodeRegistry first = new NodeRegistry(TestNodes.initial(), clock, store);
+        first.addEvent("Driver", "Healthy", Map.of("driver", "mock_driver"));
+        first.update(n -> n.withAttributes(Map.of("a", "1")));
+
+        assertThat(store.events).extracting(NodeEvent::message).containsExactly("Node registered", "Healthy");
+
+        NodeRegistry second = new NodeRegistry(TestNodes.initial(), clock, store);
+
+        assertThat(second.current().events()).extracting(NodeEvent::message)
+                .containsExactly("Node registered", "Healthy", "Node re-registered");
+        assertThat(store.events).hasSize(3);
+    }
+
+    @Test
+    void aFailingEventStoreDoesNotStopTheNode() {
+        NodeEventStore broken = new NodeEventStore() {
+            @Override
+            public List<NodeEvent> recent(int max) {
+                throw new IllegalStateException("db down");
+            }
+
+            @Override
+            public void append(NodeEvent event, int keep) {
+                throw new IllegalStateException("db down");
+            }
+        };
+        NodeRegistry registry = new NodeRegistry(TestNodes.initial(), Clock.systemUTC(), broken);
+
+        registry.addEvent("Driver", "Healthy", Map.of());
+
+        assertThat(registry.current().events()).extracting(NodeEvent::message).containsExactly("Node registered", "Healthy");
+    }
+
+    /** Stands in for the database adapter. */
+    static final class InMemoryEventStore implements NodeEventStore {
+        final List<NodeEvent> events = new ArrayList<>();
+
+        @Override
+        public List<NodeEvent> recent(int max) {
+            return List.copyOf(events.subList(Math.max(0, events.size() - max), events.size()));
+        }
+
+        @Override
+        public void append(NodeEvent event, int keep) {
+            events.add(event);
+            while (events.size() > keep) {
+                events.removeFirst();
+            }
+        }
+    }
+
+    @Test
     void markReadyChangesStatusOnce() {
         registry.markReady();
         long index = registry.current().modifyIndex();
