@@ -2,17 +2,16 @@ package dev.berth.config;
 
 import oshi.SystemInfo;
 
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
-/**
- * The one OSHI {@link SystemInfo} of the agent. OSHI memoizes its readings, and re-creating it costs milliseconds per
- * poll, so fingerprinting and host stats share this instance.
- */
+/** One OSHI {@link SystemInfo} for the whole agent: creating one per poll costs milliseconds and native memory. */
 @Configuration(proxyBeanMethods = false)
 class SystemInfoConfiguration {
 
     @Bean
+    @ConditionalOnMissingBean
     SystemInfo systemInfo() {
         return new SystemInfo();
     }
