@@ -11,7 +11,6 @@ import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
-import org.springframework.web.server.ResponseStatusException;
 
 import dev.berth.config.BerthProperties;
 import dev.berth.fingerprint.Node;
@@ -48,8 +47,7 @@ class AgentController {
         List<String> requested = types == null || types.isEmpty() ? List.of("client") : types;
         for (String type : requested) {
             if (!AgentSelfResponse.AGENT_TYPES.contains(type)) {
-                throw new ResponseStatusException(HttpStatus.BAD_REQUEST, "unknown agent type \"" + type
-                        + "\": must be client or server");
+                throw new ApiException.BadRequest("unknown agent type \"" + type + "\": must be client or server");
             }
         }
         Map<String, AgentSelfResponse.Health> body = new LinkedHashMap<>();

@@ -2,11 +2,9 @@ package dev.berth.api;
 
 import jakarta.servlet.http.HttpServletRequest;
 
-import org.springframework.http.HttpStatus;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.RestController;
-import org.springframework.web.server.ResponseStatusException;
 
 import dev.berth.fingerprint.Node;
 import dev.berth.fingerprint.NodeRegistry;
@@ -31,7 +29,7 @@ class NodeController {
         Node node = registry.current();
         if (!node.id().equals(id)) {
             // Nomad's text for an unknown node ID.
-            throw new ResponseStatusException(HttpStatus.NOT_FOUND, "node not found");
+            throw new ApiException.NotFound("node not found");
         }
         return NodeResponse.of(node, httpAddr(request));
     }

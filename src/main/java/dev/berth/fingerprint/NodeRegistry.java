@@ -10,13 +10,13 @@ import java.util.function.UnaryOperator;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import oshi.SystemInfo;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.stereotype.Component;
 
 import dev.berth.config.BerthProperties;
+import dev.berth.config.Hostnames;
 import dev.berth.config.NodeIdentity;
 
 /**
@@ -41,9 +41,10 @@ public class NodeRegistry {
     private ObjectProvider<NodeListener> listenerBeans;
 
     @Autowired
-    public NodeRegistry(NodeIdentity identity, BerthProperties properties, SystemInfo systemInfo, Clock clock,
+    public NodeRegistry(NodeIdentity identity, BerthProperties properties, Clock clock,
                         ObjectProvider<NodeListener> listenerBeans, ObjectProvider<NodeEventStore> eventStore) {
-        this(initialNode(identity, properties, systemInfo.getOperatingSystem().getNetworkParams().getHostName(), clock),
+        // The kernel's host name (no name resolution: Berth never sends traffic off loopback by itself).
+        this(initialNode(identity, properties, Hostnames.local(), clock),
                 clock, eventStore.getIfAvailable());
         // Looked up at the first change, not here: listener beans may themselves depend on this registry.
         this.listenerBeans = listenerBeans;

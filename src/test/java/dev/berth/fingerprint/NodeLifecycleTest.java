@@ -69,8 +69,8 @@ class NodeLifecycleTest {
     private static ConfigurableApplicationContext start(Path dataDir) {
         return new SpringApplicationBuilder(Application.class, ScriptedDriverConfiguration.class)
                 .web(WebApplicationType.NONE)
-                .properties("berth.data-dir=" + dataDir, "spring.main.keep-alive=false", "berth.name=lifecycle-node")
-                .run();
+                // Command-line arguments: they outrank the repository's ./application.yml (which sets ./data).
+                .run("--berth.data-dir=" + dataDir, "--spring.main.keep-alive=false", "--berth.name=lifecycle-node");
     }
 
     @Test
@@ -92,6 +92,7 @@ class NodeLifecycleTest {
             assertThat(listener.seen.getLast().modifyIndex()).isLessThanOrEqualTo(registry.current().modifyIndex());
             assertThat(listener.seen).anySatisfy(n -> assertThat(n.status()).isEqualTo(NodeStatus.READY));
             firstId = context.getBean(NodeIdentity.class).id();
+            assertThat(dataDir.resolve("state")).isDirectory();
             assertThat(registry.current().id()).isEqualTo(firstId);
         }
 

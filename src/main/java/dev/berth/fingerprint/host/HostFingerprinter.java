@@ -15,6 +15,7 @@ import oshi.software.os.OperatingSystem;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.stereotype.Component;
 
+import dev.berth.config.Hostnames;
 import dev.berth.fingerprint.FingerprintRequest;
 import dev.berth.fingerprint.FingerprintResult;
 import dev.berth.fingerprint.Fingerprinter;
@@ -60,7 +61,8 @@ class HostFingerprinter implements Fingerprinter {
         attributes.put("kernel.name", System.getProperty("os.name").toLowerCase(Locale.ROOT));
         attributes.put("kernel.version", System.getProperty("os.version"));
         attributes.put("kernel.arch", ArchFingerprinter.kernelArch(System.getProperty("os.arch")));
-        String hostName = os.getNetworkParams().getHostName();
+        // The kernel's host name, read without name resolution (OSHI's may consult the resolver).
+        String hostName = Hostnames.local();
         if (hostName != null && !hostName.isBlank()) {
             attributes.put("unique.hostname", hostName);
         }
