@@ -7,6 +7,7 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import tools.jackson.databind.PropertyNamingStrategies;
 import tools.jackson.databind.annotation.JsonNaming;
 
+import dev.berth.device.DeviceGroup;
 import dev.berth.fingerprint.DriverInfo;
 import dev.berth.fingerprint.Node;
 import dev.berth.fingerprint.NodeEvent;
@@ -66,7 +67,7 @@ record NodeResponse(
     }
 
     @JsonNaming(PropertyNamingStrategies.UpperCamelCaseStrategy.class)
-    record Resources(Cpu cpu, Memory memory, Disk disk, List<Object> devices, List<Object> nodeNetworks,
+    record Resources(Cpu cpu, Memory memory, Disk disk, List<DeviceGroup> devices, List<Object> nodeNetworks,
                      List<Object> networks, int minDynamicPort, int maxDynamicPort) {
 
         static Resources of(NodeResources r) {
@@ -77,7 +78,7 @@ record NodeResponse(
                                     cpu.reservableCpuCores().isEmpty() ? null : cpu.reservableCpuCores()),
                     new Memory(r.memory() == null ? 0 : r.memory().memoryMb()),
                     new Disk(r.disk() == null ? 0 : r.disk().diskMb()),
-                    null, null, null, r.minDynamicPort(), r.maxDynamicPort());
+                    r.devices().isEmpty() ? null : r.devices(), null, null, r.minDynamicPort(), r.maxDynamicPort());
         }
     }
 

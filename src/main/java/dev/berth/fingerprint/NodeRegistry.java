@@ -85,7 +85,7 @@ public class NodeRegistry {
 
     static Node initialNode(NodeIdentity identity, BerthProperties properties, String hostName, Clock clock) {
         String name = properties.name().isBlank() ? hostName : properties.name();
-        NodeResources resources = new NodeResources(null, null, null, properties.client().minDynamicPort(),
+        NodeResources resources = new NodeResources(properties.client().minDynamicPort(),
                 properties.client().maxDynamicPort());
         // Nomad's first node event, written when the node registers.
         NodeEvent registered = new NodeEvent(REGISTERED, "Cluster", Map.of(), clock.instant());

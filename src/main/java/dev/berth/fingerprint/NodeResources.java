@@ -2,6 +2,8 @@ package dev.berth.fingerprint;
 
 import java.util.List;
 
+import dev.berth.device.DeviceGroup;
+
 /**
  * What the node offers to allocations (Nomad's {@code NodeResources}). Fingerprinters contribute the parts they
  * measure; {@code null} parts are not known yet.
@@ -9,10 +11,22 @@ import java.util.List;
  * @param cpu            processor capacity, or null before the cpu fingerprinter ran
  * @param memory         memory capacity, or null before the memory fingerprinter ran
  * @param disk           free disk of the alloc dir's file system, or null before the storage fingerprinter ran
+ * @param devices        every device group the device plugins report (Nomad's {@code NodeDeviceResource}s); empty
+ *                       when there are none
  * @param minDynamicPort lowest dynamic port ({@code berth.client.min-dynamic-port})
  * @param maxDynamicPort highest dynamic port ({@code berth.client.max-dynamic-port})
  */
-public record NodeResources(Cpu cpu, Memory memory, Disk disk, int minDynamicPort, int maxDynamicPort) {
+public record NodeResources(Cpu cpu, Memory memory, Disk disk, List<DeviceGroup> devices, int minDynamicPort,
+                            int maxDynamicPort) {
+
+    public NodeResources {
+        devices = devices == null ? List.of() : List.copyOf(devices);
+    }
+
+    /** Resources before anything was fingerprinted. */
+    public NodeResources(int minDynamicPort, int maxDynamicPort) {
+        this(null, null, null, List.of(), minDynamicPort, maxDynamicPort);
+    }
 
     /**
      * @param cpuShares          total compute in MHz (cores × frequency)
@@ -34,14 +48,18 @@ public record NodeResources(Cpu cpu, Memory memory, Disk disk, int minDynamicPor
     }
 
     public NodeResources withCpu(Cpu cpu) {
-        return new NodeResources(cpu, memory, disk, minDynamicPort, maxDynamicPort);
+        return new NodeResources(cpu, memory, disk, devices, minDynamicPort, maxDynamicPort);
     }
 
     public NodeResources withMemory(Memory memory) {
-        return new NodeResources(cpu, memory, disk, minDynamicPort, maxDynamicPort);
+        return new NodeResources(cpu, memory, disk, devices, minDynamicPort, maxDynamicPort);
     }
 
     public NodeResources withDisk(Disk disk) {
-        return new NodeResources(cpu, memory, disk, minDynamicPort, maxDynamicPort);
+        return new NodeResources(cpu, memory, disk, devices, minDynamicPort, maxDynamicPort);
+    }
+
+    public NodeResources withDevices(List<DeviceGroup> devices) {
+        return new NodeResources(cpu, memory, disk, devices, minDynamicPort, maxDynamicPort);
     }
 }

@@ -18,6 +18,8 @@ import org.springframework.http.HttpStatus;
 import org.springframework.test.web.servlet.assertj.MockMvcTester;
 import org.springframework.test.web.servlet.assertj.MvcTestResult;
 
+import dev.berth.device.DeviceGroup;
+import dev.berth.device.DeviceInstance;
 import dev.berth.fingerprint.DriverInfo;
 import dev.berth.fingerprint.NodeRegistry;
 import dev.berth.fingerprint.NodeResources;
@@ -40,7 +42,10 @@ class NodeControllerTest {
             registry.update(n -> n
                     .withAttributes(Map.of("cpu.numcores", "2", "driver.mock_driver", "1"))
                     .withResources(n.resources().withCpu(new NodeResources.Cpu(6590, 2, List.of(0, 1)))
-                            .withMemory(new NodeResources.Memory(24105)).withDisk(new NodeResources.Disk(80574)))
+                            .withMemory(new NodeResources.Memory(24105)).withDisk(new NodeResources.Disk(80574))
+                            .withDevices(List.of(new DeviceGroup("nvidia", "gpu", "Tesla T4", null, List.of(
+                                    new DeviceInstance("GPU-1", true, "", new DeviceInstance.Locality("00000000:3B:00.0")),
+                                    new DeviceInstance("GPU-2", false, "XID 79", null))))))
                     .withDriver("mock_driver", new DriverInfo(Map.of("driver.mock_driver", "true"), true, true, "Healthy",
                             DRIVER_TIME)));
             registry.markReady();
@@ -85,9 +90,16 @@ class NodeControllerTest {
         assertThat(resources).containsEntry("Cpu", Map.of("CpuShares", 6590, "TotalCpuCores", 2, "ReservableCpuCores", List.of(0, 1)))
                 .containsEntry("Memory", Map.of("MemoryMB", 24105))
                 .containsEntry("Disk", Map.of("DiskMB", 80574))
-                .containsEntry("Devices", null)
                 .containsEntry("MinDynamicPort", 20000)
                 .containsEntry("MaxDynamicPort", 32000);
+        List<Map<String, Object>> devices = (List<Map<String, Object>>) resources.get("Devices");
+        assertThat(devices.getFirst().keySet()).containsExactly("Vendor", "Type", "Name", "Attributes", "Instances");
+        assertThat(devices.getFirst()).containsEntry("Name", "Tesla T4").containsEntry("Attributes", null);
+        List<Map<String, Object>> instances = (List<Map<String, Object>>) devices.getFirst().get("Instances");
+        assertThat(instances.getFirst()).isEqualTo(Map.of("ID", "GPU-1", "Healthy", true, "HealthDescription", "",
+                "Locality", Map.of("PciBusID", "00000000:3B:00.0")));
+        assertThat(instances.get(1)).containsEntry("Healthy", false).containsEntry("HealthDescription", "XID 79")
+                .containsEntry("Locality", null);
         assertThat((Map<String, Object>) node.get("ReservedResources")).containsOnlyKeys("Cpu", "Memory", "Disk", "Networks");
 
         Map<String, Object> driver = (Map<String, Object>) ((Map<String, Object>) node.get("Drivers")).get("mock_driver");

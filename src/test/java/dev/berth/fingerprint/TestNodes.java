@@ -15,7 +15,7 @@ public final class TestNodes {
 
     public static Node initial() {
         return new Node("6f1c0f5e-0000-4000-8000-000000000001", "node-a", "dc1", "", Map.of(),
-                new NodeResources(null, null, null, 20000, 32000), Map.of(), Map.of(), Map.of(),
+                new NodeResources(20000, 32000), Map.of(), Map.of(), Map.of(),
                 NodeStatus.INITIALIZING, T0, List.of(new NodeEvent("Node registered", "Cluster", Map.of(), T0)), 1);
     }
 
