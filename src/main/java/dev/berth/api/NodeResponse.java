@@ -2,6 +2,8 @@ package dev.berth.api;
 
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
 import tools.jackson.databind.PropertyNamingStrategies;
@@ -57,8 +59,8 @@ record NodeResponse(
                 node.status().wireName(), "", node.statusUpdatedAt().getEpochSecond(),
                 node.events().isEmpty() ? null : node.events().stream().map(Event::of).toList(),
                 node.drivers().isEmpty() ? null : node.drivers().entrySet().stream().collect(
-                        java.util.stream.Collectors.toMap(Map.Entry::getKey, e -> Driver.of(e.getValue()),
-                                (a, b) -> a, java.util.TreeMap::new)),
+                        Collectors.toMap(Map.Entry::getKey, e -> Driver.of(e.getValue()),
+                                (a, b) -> a, TreeMap::new)),
                 null, null, null, null, null, 0, 1, node.modifyIndex());
     }
 

@@ -1,6 +1,7 @@
 package dev.berth.fingerprint;
 
 import java.time.Clock;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -71,7 +72,7 @@ public class NodeRegistry {
                     .map(e -> !stored.isEmpty() && REGISTERED.equals(e.message())
                             ? new NodeEvent(REREGISTERED, e.subsystem(), e.details(), e.timestamp()) : e)
                     .toList();
-            List<NodeEvent> events = new java.util.ArrayList<>(stored);
+            List<NodeEvent> events = new ArrayList<>(stored);
             events.addAll(fresh);
             // Stored events come first, then this run's; Node keeps the newest MAX_EVENTS.
             start = new Node(initial.id(), initial.name(), initial.datacenter(), initial.nodeClass(), initial.attributes(),

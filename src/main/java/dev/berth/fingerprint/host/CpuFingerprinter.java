@@ -1,9 +1,11 @@
 package dev.berth.fingerprint.host;
 
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 import oshi.SystemInfo;
 import oshi.hardware.CentralProcessor;
@@ -59,9 +61,9 @@ class CpuFingerprinter implements Fingerprinter {
         attributes.put("cpu.totalcompute", Long.toString(totalCompute));
         // Nothing is reserved for the agent itself (yet), so all compute is usable.
         attributes.put("cpu.usablecompute", Long.toString(totalCompute));
-        Map<Integer, List<Integer>> numa = new java.util.TreeMap<>();
+        Map<Integer, List<Integer>> numa = new TreeMap<>();
         for (CentralProcessor.LogicalProcessor cpu : processor.getLogicalProcessors()) {
-            numa.computeIfAbsent(cpu.getNumaNode(), n -> new java.util.ArrayList<>()).add(cpu.getProcessorNumber());
+            numa.computeIfAbsent(cpu.getNumaNode(), n -> new ArrayList<>()).add(cpu.getProcessorNumber());
         }
         attributes.put("numa.node.count", Integer.toString(numa.size()));
         numa.forEach((node, ids) -> attributes.put("numa.node" + node + ".cores", idSet(ids)));
