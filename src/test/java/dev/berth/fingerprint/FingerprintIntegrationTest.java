@@ -84,6 +84,10 @@ class FingerprintIntegrationTest {
                 .containsEntry("HealthDescription", "Healthy");
         assertThat(drivers).containsKey("raw_exec");
         assertThat((Map<String, String>) node.get("Attributes")).containsEntry("driver.mock_driver", "1");
+
+        String metrics = get("/actuator/prometheus").body();
+        assertThat(metrics).contains("berth_node_ready 1.0", "berth_driver_healthy{driver=\"mock_driver\"} 1.0",
+                "berth_driver_detected{driver=\"mock_driver\"} 1.0");
     }
 
     /** Seed 000 through the whole agent and its real mock_driver bean. */
