@@ -6,12 +6,14 @@ import java.util.Map;
 
 import jakarta.servlet.http.HttpServletRequest;
 
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
+import dev.berth.alloc.AllocManager;
 import dev.berth.config.BerthProperties;
 import dev.berth.fingerprint.Node;
 import dev.berth.fingerprint.NodeRegistry;
@@ -23,18 +25,23 @@ class AgentController {
 
     private final NodeRegistry registry;
     private final BerthProperties properties;
+    private final ObjectProvider<AllocManager> allocs;
 
-    AgentController(NodeRegistry registry, BerthProperties properties) {
+    AgentController(NodeRegistry registry, BerthProperties properties, ObjectProvider<AllocManager> allocs) {
         this.registry = registry;
         this.properties = properties;
+        this.allocs = allocs;
     }
 
     @GetMapping("/v1/agent/self")
     AgentSelfResponse self(HttpServletRequest request) {
         Node node = registry.current();
         String version = node.attributes().getOrDefault("berth.version", "dev");
-        // num_allocations: the alloc feature is not wired into this endpoint yet.
-        return AgentSelfResponse.of(properties, node, request.getLocalAddr(), request.getLocalPort(), version, 0);
+        // Nomad counts every allocation the client holds, terminal ones not yet collected included.
+        AllocManager manager = allocs.getIfAvailable();
+        int numAllocations = manager == null ? 0 : manager.list().size();
+        return AgentSelfResponse.of(properties, node, request.getLocalAddr(), request.getLocalPort(), version,
+                numAllocations);
     }
 
     /**

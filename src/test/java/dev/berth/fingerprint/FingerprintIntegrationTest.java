@@ -113,6 +113,31 @@ class FingerprintIntegrationTest {
     }
 
     @Test
+    @SuppressWarnings("unchecked")
+    void agentSelfCountsTheAllocationsTheClientHolds() throws Exception {
+        String id = java.util.UUID.randomUUID().toString();
+        String alloc = """
+                {"ID":"%s","Name":"web.app[0]","JobID":"web","AllocModifyIndex":1,"DesiredStatus":"run","TaskGroup":"app",
+                 "Job":{"ID":"web","Name":"web","Type":"service","TaskGroups":[{"Name":"app","Count":1,
+                   "Tasks":[{"Name":"t","Driver":"mock_driver","Config":{"run_for":"60s"},"Resources":{"CPU":100,"MemoryMB":32}}]}]}}"""
+                .formatted(id);
+        int before = Integer.parseInt(((Map<String, Map<String, String>>) json(get("/v1/agent/self")).get("stats"))
+                .get("client").get("num_allocations"));
+        try {
+            HttpResponse<String> put = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port
+                    + "/v1/client/allocation/" + id)).header("Content-Type", "application/json")
+                    .PUT(HttpRequest.BodyPublishers.ofString(alloc)).build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(put.statusCode()).as(put.body()).isEqualTo(200);
+
+            Map<String, Map<String, String>> stats = (Map<String, Map<String, String>>) json(get("/v1/agent/self")).get("stats");
+            assertThat(stats.get("client")).containsEntry("num_allocations", Integer.toString(before + 1));
+        } finally {
+            http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/v1/client/allocation/" + id))
+                    .DELETE().build(), HttpResponse.BodyHandlers.ofString());
+        }
+    }
+
+    @Test
     void readinessIsUpAfterTheFirstFingerprint() throws Exception {
         HttpResponse<String> response = get("/actuator/health/readiness");
 
