@@ -10,15 +10,16 @@ import java.util.Optional;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.stereotype.Component;
 
+import dev.berth.driver.cgroup.CgroupMounts;
 import dev.berth.fingerprint.FingerprintRequest;
 import dev.berth.fingerprint.FingerprintResult;
 import dev.berth.fingerprint.Fingerprinter;
 
 /**
- * {@code os.cgroups.version}: {@code 2} when {@code /sys/fs/cgroup} itself is a cgroup2 mount (unified), {@code 1}
- * when v1 controllers are mounted (also in hybrid mode, where cgroup2 sits at {@code /sys/fs/cgroup/unified} without
- * controllers — as Nomad decides), no attribute when there are no cgroups. Read from the mount table
- * ({@code /proc/self/mountinfo}), which OSHI does not expose.
+ * {@code os.cgroups.version}: {@code 1} when a v1 memory hierarchy is mounted (also in hybrid mode, where an empty
+ * cgroup2 sits at {@code /sys/fs/cgroup/unified}), else {@code 2} when cgroup2 is mounted, no attribute when there
+ * are no cgroups. Read from the mount table ({@code /proc/self/mountinfo}, which OSHI does not expose) with the
+ * drivers' {@link CgroupMounts}, so it matches the version the exec driver uses.
  */
 @Component
 class CgroupFingerprinter implements Fingerprinter {
@@ -46,32 +47,15 @@ class CgroupFingerprinter implements Fingerprinter {
                 .orElseGet(FingerprintResult::empty);
     }
 
-    /** The cgroup version from mountinfo lines, if cgroups are mounted at all. */
+    /**
+     * The cgroup version from mountinfo lines, if cgroups are mounted at all. Decided by the drivers' own
+     * {@link CgroupMounts} so the attribute always names the version task cgroups are really made in.
+     */
     static Optional<String> detect(List<String> mountInfoLines) {
-        boolean v1 = false;
-        boolean v2 = false;
-        for (String line : mountInfoLines) {
-            // "<id> <parent> <maj:min> <root> <mount point> <options> [optional fields...] - <fstype> <source> <super options>"
-            int separator = line.indexOf(" - ");
-            if (separator < 0) {
-                continue;
-            }
-            String[] before = line.substring(0, separator).split(" ");
-            String[] after = line.substring(separator + 3).split(" ");
-            if (before.length < 5 || after.length < 1) {
-                continue;
-            }
-            String mountPoint = before[4];
-            String fsType = after[0];
-            if ("cgroup2".equals(fsType) && "/sys/fs/cgroup".equals(mountPoint)) {
-                return Optional.of("2");
-            }
-            v1 |= "cgroup".equals(fsType);
-            v2 |= "cgroup2".equals(fsType);
-        }
-        if (v1) {
-            return Optional.of("1");
-        }
-        return v2 ? Optional.of("2") : Optional.empty();
+        return switch (CgroupMounts.parse(mountInfoLines).version()) {
+            case V1 -> Optional.of("1");
+            case V2 -> Optional.of("2");
+            case NONE -> Optional.empty();
+        };
     }
 }
