@@ -48,6 +48,30 @@ public final class AllocDir {
         return logsDir().resolve(task + ".stderr.0");
     }
 
+    /** {@code <task>/.berth}: agent-private files of a task (its log FIFOs). */
+    public Path agentDir(String task) {
+        return taskDir(task).resolve(".berth");
+    }
+
+    public Path stdoutFifo(String task) {
+        return agentDir(task).resolve("stdout.fifo");
+    }
+
+    public Path stderrFifo(String task) {
+        return agentDir(task).resolve("stderr.fifo");
+    }
+
+    /** Where the driver writes the task's stdout: its FIFO when the logs hook made one, else the first log file. */
+    public Path stdoutTarget(String task) {
+        Path fifo = stdoutFifo(task);
+        return dev.berth.driver.logs.Fifo.isFifo(fifo) ? fifo : stdout(task);
+    }
+
+    public Path stderrTarget(String task) {
+        Path fifo = stderrFifo(task);
+        return dev.berth.driver.logs.Fifo.isFifo(fifo) ? fifo : stderr(task);
+    }
+
     /** Creates the alloc-level directories. Idempotent. */
     public void build() {
         lock.readLock().lock();

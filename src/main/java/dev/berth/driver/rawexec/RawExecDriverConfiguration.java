@@ -20,6 +20,6 @@ class RawExecDriverConfiguration {
         poller.setRemoveOnCancelPolicy(true);
         return new RawExecDriver(properties.drivers().rawExec().enabled(), clock,
                 properties.dataDir().resolve("drivers").resolve("raw_exec"), poller, Duration.ofMillis(250),
-                TaskOutputs.APPEND_TO_FILES);
+                TaskOutputs.FIFOS_OR_FILES);
     }
 }
