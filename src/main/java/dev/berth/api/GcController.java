@@ -14,7 +14,8 @@ import dev.berth.alloc.gc.NotEligibleForGcException;
 
 /**
  * Forced garbage collection (§2): {@code /v1/client/allocation/:id/gc} destroys one terminal alloc, {@code /v1/client/gc}
- * every terminal alloc. Both answer once the destroys finished; the body is empty.
+ * every terminal alloc. Both answer once the destroys finished; the body is empty. Nomad accepts any method; Berth takes
+ * only POST/PUT, because the ACL filter lets a read-scoped token use GET and a GC destroys data (write scope).
  */
 @RestController
 class GcController {
@@ -25,7 +26,7 @@ class GcController {
         this.gc = gc;
     }
 
-    @RequestMapping(path = "/v1/client/allocation/{id}/gc", method = {RequestMethod.POST, RequestMethod.PUT, RequestMethod.GET})
+    @RequestMapping(path = "/v1/client/allocation/{id}/gc", method = {RequestMethod.POST, RequestMethod.PUT})
     void collect(@PathVariable String id) throws InterruptedException {
         try {
             gc.collect(id);
@@ -37,7 +38,7 @@ class GcController {
         }
     }
 
-    @RequestMapping(path = "/v1/client/gc", method = {RequestMethod.POST, RequestMethod.PUT, RequestMethod.GET})
+    @RequestMapping(path = "/v1/client/gc", method = {RequestMethod.POST, RequestMethod.PUT})
     void collectAll() throws InterruptedException {
         gc.collectAll();
     }
