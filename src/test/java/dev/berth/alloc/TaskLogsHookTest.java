@@ -71,8 +71,10 @@ class TaskLogsHookTest {
         }
     }
 
-    static List<String> berthLogThreads() {
-        return Thread.getAllStackTraces().keySet().stream().map(Thread::getName).filter(n -> n.startsWith("berth-logs-")).toList();
+    /** This alloc's pump threads ({@code berth-logs-<first 8 of id>-<task>-<stream>}); other tests' agents have their own. */
+    static List<String> berthLogThreads(String allocId) {
+        String prefix = "berth-logs-" + (allocId.length() > 8 ? allocId.substring(0, 8) : allocId) + "-";
+        return Thread.getAllStackTraces().keySet().stream().map(Thread::getName).filter(n -> n.startsWith(prefix)).toList();
     }
 
     @Test
@@ -95,7 +97,7 @@ class TaskLogsHookTest {
         assertThat(out.stream().mapToLong(p -> p.toFile().length()).sum()).isEqualTo(2 * MIB + 10);
         assertThat(r.dir().logsDir().resolve("fast.stderr.0")).hasContent("err");
         assertThat(logs.activeStreams("logs-fast")).isZero();
-        await().atMost(Duration.ofSeconds(10)).until(() -> berthLogThreads().isEmpty());
+        await().atMost(Duration.ofSeconds(10)).until(() -> berthLogThreads("logs-fast").isEmpty());
     }
 
     @Test
@@ -108,7 +110,7 @@ class TaskLogsHookTest {
 
         assertThat(r.taskStates().get("again").restarts()).isEqualTo(2);
         assertThat(r.dir().logsDir().resolve("again.stdout.0")).hasContent("run\nrun\nrun");
-        await().atMost(Duration.ofSeconds(10)).until(() -> berthLogThreads().isEmpty());
+        await().atMost(Duration.ofSeconds(10)).until(() -> berthLogThreads("logs-restart").isEmpty());
     }
 
     @Test
@@ -122,7 +124,7 @@ class TaskLogsHookTest {
 
         r.shutdown(Duration.ofSeconds(5));
 
-        await().atMost(Duration.ofSeconds(10)).until(() -> berthLogThreads().isEmpty());
+        await().atMost(Duration.ofSeconds(10)).until(() -> berthLogThreads("logs-shutdown").isEmpty());
         assertThat(ProcessHandle.of(pid).map(ProcessHandle::isAlive)).contains(true);
         // a restarted agent's prerun opens the FIFO again and the ticks go on into the same file
         var ctx = new AllocHooks.AllocHookContext(r.record().spec(), r.dir());
@@ -136,6 +138,6 @@ class TaskLogsHookTest {
             p.destroyForcibly();
         });
         next.destroy(ctx);
-        await().atMost(Duration.ofSeconds(10)).until(() -> berthLogThreads().isEmpty());
+        await().atMost(Duration.ofSeconds(10)).until(() -> berthLogThreads("logs-shutdown").isEmpty());
     }
 }

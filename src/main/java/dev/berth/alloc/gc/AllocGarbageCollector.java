@@ -111,7 +111,11 @@ public final class AllocGarbageCollector {
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
-            firstSeenTerminal.keySet().retainAll(target.terminalAllocs().stream().map(TerminalAlloc::id).toList());
+            try {
+                firstSeenTerminal.keySet().retainAll(target.terminalAllocs().stream().map(TerminalAlloc::id).toList());
+            } catch (RuntimeException e) {
+                // already counted above when the target is failing; the map is trimmed on the next pass
+            }
             if (destroyed > 0 || failures > 0) {
                 log.info("garbage collection: destroyed={} freedBytes={} failures={}", destroyed, freed, failures);
             }
