@@ -180,5 +180,11 @@ class GcAndLogsApiTest {
         assertThat(Files.size(logs.resolve("w.stdout.0"))).isEqualTo(1024 * 1024);
         assertThat(logs.resolve("w.stdout.1")).exists();
         assertThat(Files.isRegularFile(props.allocDir().resolve(id).resolve("w/.berth/stdout.fifo"))).isFalse();
+        // the FIFO itself is not readable through the fs API: it would block the request and steal the pump's data
+        for (String endpoint : new String[] {"cat", "readat", "stream"}) {
+            HttpResponse<String> fifo = send("GET", "/v1/client/fs/" + endpoint + "/" + id + "?path=w/.berth/stdout.fifo&offset=0&follow=false");
+            assertThat(fifo.statusCode()).as(endpoint).isEqualTo(400);
+            assertThat(fifo.body()).contains("is not a regular file");
+        }
     }
 }

@@ -31,6 +31,7 @@ public final class TaskLogPump implements AutoCloseable {
     private final Path fifo;
     private final RotatingFileWriter writer;
     private final CountDownLatch done = new CountDownLatch(1);
+    private final CountDownLatch opened = new CountDownLatch(1);
     private final Thread thread;
     private volatile Closeable in;
     private volatile boolean closed;
@@ -58,6 +59,7 @@ public final class TaskLogPump implements AutoCloseable {
         // to stop a pump whose task is silent); closing a stream's descriptor does not.
         try (FileChannel stream = FileChannel.open(fifo, StandardOpenOption.READ)) { // blocks until a writer opens the FIFO
             in = stream;
+            opened.countDown();
             int n;
             while (!closed && (n = stream.read(bb.clear())) >= 0) {
                 writer.write(buffer, 0, n);
@@ -74,6 +76,15 @@ public final class TaskLogPump implements AutoCloseable {
             }
             done.countDown();
         }
+    }
+
+    /**
+     * Waits until the pump has the FIFO open for reading, at most {@code timeoutMillis}. Until then nothing reads the
+     * FIFO: if every writer closes before that, the kernel discards what they wrote (a pipe with neither readers nor
+     * writers keeps no data), so callers that do not hold the FIFO open themselves wait here first.
+     */
+    public boolean awaitOpen(long timeoutMillis) throws InterruptedException {
+        return opened.await(timeoutMillis, TimeUnit.MILLISECONDS);
     }
 
     /** Waits until the pump reached end-of-file (all writers closed), at most {@code timeoutMillis}. */
