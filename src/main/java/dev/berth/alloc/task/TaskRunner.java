@@ -1,6 +1,5 @@
 package dev.berth.alloc.task;
 
-import java.time.Clock;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
@@ -19,10 +18,8 @@ import org.slf4j.LoggerFactory;
 import dev.berth.alloc.task.TaskHooks.HookFailedException;
 import dev.berth.driver.DriverException;
 import dev.berth.driver.ExitResult;
-import dev.berth.driver.GoDuration;
 import dev.berth.driver.TaskConfig;
 import dev.berth.driver.TaskHandle;
-import dev.berth.driver.TaskNotFoundException;
 
 /**
  * Runs one task on its own virtual thread ({@code berth-task-…}): gate → prestart hooks → driver start → wait → restart
@@ -35,9 +32,7 @@ import dev.berth.driver.TaskNotFoundException;
 public final class TaskRunner {
 
     private static final Logger log = LoggerFactory.getLogger(TaskRunner.class);
-    /** Executor grace after SIGKILL before we stop waiting on the driver (Nomad's "did not exit after 15 seconds"). */
-    static final Duration EXIT_GRACE = Duration.ofSeconds(15);
-    static final int STOP_ATTEMPTS = 5;
+    static final Duration EXIT_GRACE = TaskStopper.EXIT_GRACE;
 
     private final TaskRunnerContext ctx;
     private final TaskHookExecutor hooks;
@@ -321,46 +316,24 @@ public final class TaskRunner {
         return elapsed || !shutdownSignal.isDone();
     }
 
-    /** PreKill hooks, then driver stop retried with backoff, then a bounded wait for the exit. */
+    /** PreKill hooks, then the driver stop (retried with backoff), then a bounded wait for the exit. */
     private ExitResult stopTask(CompletableFuture<ExitResult> exit) throws InterruptedException {
         hooks.preKill(hookContext);
         TaskHandle h;
         synchronized (stateLock) {
             h = handle;
         }
-        Duration timeout = killTimeout();
-        String stopError = null;
-        for (int i = 0; i < STOP_ATTEMPTS; i++) {
-            try {
-                ctx.driver().stop(h, timeout, ctx.task().killSignal());
-                stopError = null;
-                break;
-            } catch (TaskNotFoundException e) {
-                stopError = null;
-                break;
-            } catch (DriverException | RuntimeException e) {
-                stopError = e.getMessage();
-                log.warn("stopping task failed: alloc={} task={} attempt={}", ctx.alloc().id(), name(), i + 1, e);
-                if (i < STOP_ATTEMPTS - 1 && !ctx.sleeper().sleep(stopBackoff(i), shutdownSignal)) {
-                    break;
-                }
-            }
+        TaskStopper.Stopped stopped = TaskStopper.stop(ctx.driver(), h, killTimeout(), ctx.task().killSignal(), exit, ctx.sleeper(),
+                shutdownSignal);
+        if (stopped.killError() != null) {
+            killReason = stopped.killError();
         }
-        try {
-            return exit.get(timeout.plus(EXIT_GRACE).toNanos(), TimeUnit.NANOSECONDS);
-        } catch (ExecutionException e) {
-            return new ExitResult(0, 0, false, String.valueOf(e.getCause().getMessage()));
-        } catch (TimeoutException e) {
-            String err = stopError != null ? stopError : "task did not exit after " + GoDuration.format(timeout.plus(EXIT_GRACE));
-            killReason = err;
-            return new ExitResult(0, 0, false, err);
-        }
+        return stopped.result();
     }
 
     /** Nomad's stop backoff: {@code min(5s·4^i, 2m)}. */
     static Duration stopBackoff(int attempt) {
-        long seconds = 5L << (2 * attempt);
-        return Duration.ofSeconds(Math.min(seconds, 120));
+        return TaskStopper.backoff(attempt);
     }
 
     private void markKilledBeforeStart() {
