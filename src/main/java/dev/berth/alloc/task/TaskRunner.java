@@ -480,7 +480,7 @@ public final class TaskRunner {
         var dir = ctx.allocDir();
         return new TaskConfig(ctx.alloc().id() + "/" + t.name(), ctx.alloc().id(), t.name(), ctx.alloc().job().name(),
                 ctx.group().name(), ctx.alloc().namespace(), t.config(), env, dir.path(), dir.taskDir(t.name()),
-                dir.stdout(t.name()), dir.stderr(t.name()), t.cpu(), t.memoryMb(), t.memoryMaxMb(), List.of());
+                dir.stdoutTarget(t.name()), dir.stderrTarget(t.name()), t.cpu(), t.memoryMb(), t.memoryMaxMb(), List.of());
     }
 
     private static ExitResult exitResult(CompletableFuture<ExitResult> exit) {
