@@ -1,0 +1,134 @@
+package dev.berth.alloc;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.random.RandomGenerator;
+
+import oshi.SystemInfo;
+import oshi.hardware.CentralProcessor;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.context.SmartLifecycle;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+import dev.berth.alloc.task.RestartTracker;
+import dev.berth.alloc.task.RestartTracking;
+import dev.berth.alloc.task.Sleeper;
+import dev.berth.alloc.task.TaskHooks;
+import dev.berth.config.BerthMetrics;
+import dev.berth.config.BerthProperties;
+import dev.berth.driver.DriverManager;
+
+/** Wires the alloc service, its runners' collaborators, metrics and the shutdown lifecycle. */
+@Configuration(proxyBeanMethods = false)
+class AllocConfiguration {
+
+    /** Default capacity from OSHI until the fingerprinted node is wired in. */
+    @Bean
+    @ConditionalOnMissingBean(NodeCapacity.class)
+    NodeCapacity oshiNodeCapacity() {
+        SystemInfo si = new SystemInfo();
+        CentralProcessor cpu = si.getHardware().getProcessor();
+        long hz = cpu.getMaxFreq() > 0 ? cpu.getMaxFreq() : cpu.getProcessorIdentifier().getVendorFreq();
+        long mhz = hz > 0 ? hz / 1_000_000 : 1000;
+        long totalMhz = mhz * cpu.getLogicalProcessorCount();
+        long memMb = si.getHardware().getMemory().getTotal() / (1024 * 1024);
+        return new NodeCapacity() {
+            @Override
+            public long cpuMhz() {
+                return totalMhz;
+            }
+
+            @Override
+            public long memoryMb() {
+                return memMb;
+            }
+        };
+    }
+
+    @Bean
+    AllocManager allocManager(AllocStateStore store, DriverManager drivers, NodeCapacity capacity, BerthProperties props, Clock clock,
+                              List<AllocHooks.AllocHook> allocHooks, ObjectProvider<TaskHooks.TaskHook> taskHooks, BerthMetrics berthMetrics) {
+        RandomGenerator random = RandomGenerator.getDefault();
+        PortAllocator ports = new PortAllocator(props.client().minDynamicPort(), props.client().maxDynamicPort(), random);
+        Duration maxKill = props.client().maxKillTimeout();
+        AllocManager manager = new AllocManager(store, drivers, capacity, ports, clock, maxKill);
+        AllocMetrics metrics = new AllocMetrics(berthMetrics, manager::runners, capacity, manager::allocated);
+        var listener = new AllocRunnerContext.AllocListener() {
+            @Override
+            public void taskStarted(String allocId, String task) {
+                manager.taskStarted(allocId);
+            }
+
+            @Override
+            public void taskRestarting(String allocId, String task) {
+                metrics.restarted();
+            }
+
+            @Override
+            public void taskOomKilled(String allocId, String task) {
+                metrics.oomKilled();
+            }
+
+            @Override
+            public void hookTimed(String hook, String phase, long nanos) {
+                metrics.hook(hook, phase, nanos);
+            }
+
+            @Override
+            public void allocFinished(String allocId) {
+                manager.allocFinished(allocId);
+            }
+
+            @Override
+            public void allocDestroyed(String allocId) {
+                manager.allocDestroyed(allocId);
+            }
+        };
+        String dc = props.datacenter();
+        var env = System.getenv();
+        AllocRunnerContext ctx = new AllocRunnerContext(props.allocDir().toAbsolutePath(), store,
+                name -> drivers.driver(name).orElseThrow(), allocHooks, taskHooks.orderedStream().toList(), clock, Sleeper.REAL, maxKill,
+                (alloc, task, restored) -> RestartTracking.of(new RestartTracker(task.restartPolicy().toPolicy(), alloc.job().type(),
+                        task.hook(), task.sidecar(), clock, random)),
+                hc -> TaskEnvironment.build(hc.alloc(), hc.group(), hc.task(), new AllocDir(props.allocDir().toAbsolutePath(), hc.alloc().id()),
+                        dc, env),
+                listener);
+        manager.init(ctx, metrics);
+        return manager;
+    }
+
+    /** Restores allocs at start; agent shutdown ends every runner thread, tasks keep running (stop ≠ kill). */
+    @Bean
+    SmartLifecycle allocShutdownLifecycle(AllocManager manager) {
+        return new SmartLifecycle() {
+            private volatile boolean running;
+
+            @Override
+            public void start() {
+                manager.restore();
+                running = true;
+            }
+
+            /** Before the web server starts (API ready after restore), stopped after it. */
+            @Override
+            public int getPhase() {
+                return 0;
+            }
+
+            @Override
+            public void stop() {
+                manager.shutdown(Duration.ofSeconds(10));
+                running = false;
+            }
+
+            @Override
+            public boolean isRunning() {
+                return running;
+            }
+        };
+    }
+}

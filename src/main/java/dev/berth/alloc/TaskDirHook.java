@@ -1,0 +1,41 @@
+package dev.berth.alloc;
+
+import java.util.Map;
+
+import org.springframework.core.annotation.Order;
+import org.springframework.stereotype.Component;
+
+import dev.berth.alloc.task.TaskEvent;
+import dev.berth.alloc.task.TaskHookContext;
+import dev.berth.alloc.task.TaskHooks.PrestartResult;
+import dev.berth.alloc.task.TaskHooks.TaskPrestartHook;
+
+/** Builds the task directory ({@code Task Setup} / {@code Building Task Directory}) once; sets the directory variables. */
+@Component
+@Order(10)
+class TaskDirHook implements TaskPrestartHook {
+
+    private final java.time.Clock clock;
+
+    TaskDirHook(java.time.Clock clock) {
+        this.clock = clock;
+    }
+
+    @Override
+    public String name() {
+        return "task_dir";
+    }
+
+    @Override
+    public PrestartResult prestart(TaskHookContext context) {
+        context.events().accept(TaskEvent.taskSetup(clock.instant()));
+        java.nio.file.Path dir = context.taskDir();
+        AllocDir allocDir = new AllocDir(context.allocDir().getParent(), context.alloc().id());
+        allocDir.build();
+        allocDir.buildTask(context.task().name());
+        return new PrestartResult(Map.of(
+                "NOMAD_ALLOC_DIR", allocDir.sharedDir().toString(),
+                "NOMAD_TASK_DIR", dir.resolve("local").toString(),
+                "NOMAD_SECRETS_DIR", dir.resolve("secrets").toString()), true);
+    }
+}

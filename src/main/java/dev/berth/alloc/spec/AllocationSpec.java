@@ -1,0 +1,117 @@
+package dev.berth.alloc.spec;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+import com.fasterxml.jackson.annotation.JsonIgnore;
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonProperty;
+
+/**
+ * A submitted Nomad {@code Allocation} (the parts Berth runs). Field names are Nomad's. Unknown fields are ignored.
+ * Values may be null as submitted; {@link AllocSpecs#withDefaults} fills in Nomad's defaults.
+ */
+@JsonIgnoreProperties(ignoreUnknown = true)
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public record AllocationSpec(
+        @JsonProperty("ID") String id,
+        @JsonProperty("Name") String name,
+        @JsonProperty("Namespace") String namespace,
+        @JsonProperty("JobID") String jobId,
+        @JsonProperty("Job") JobSpec job,
+        @JsonProperty("TaskGroup") String taskGroup,
+        @JsonProperty("DesiredStatus") String desiredStatus,
+        @JsonProperty("AllocModifyIndex") Long allocModifyIndex,
+        @JsonProperty("PreviousAllocation") String previousAllocation,
+        @JsonProperty("AllocatedResources") AllocatedResources allocatedResources) {
+
+    public static final String DESIRED_RUN = "run";
+    public static final String DESIRED_STOP = "stop";
+    public static final String DESIRED_EVICT = "evict";
+
+    /** Nomad's server-terminal check: desired stop or evict. */
+    @JsonIgnore
+    public boolean desiredTerminal() {
+        return DESIRED_STOP.equals(desiredStatus) || DESIRED_EVICT.equals(desiredStatus);
+    }
+
+    @JsonIgnore
+    public long modifyIndex() {
+        return allocModifyIndex == null ? 0 : allocModifyIndex;
+    }
+
+    /** The task group this allocation runs, if the job has it. */
+    @JsonIgnore
+    public Optional<TaskGroupSpec> group() {
+        if (job == null || job.taskGroups() == null) {
+            return Optional.empty();
+        }
+        return job.taskGroups().stream().filter(g -> g.name() != null && g.name().equals(taskGroup)).findFirst();
+    }
+
+    /** Alloc index parsed from the name {@code job.group[N]} (Nomad's {@code Index()}), 0 when absent. */
+    @JsonIgnore
+    public int allocIndex() {
+        if (name == null) {
+            return 0;
+        }
+        int open = name.lastIndexOf('[');
+        int close = name.lastIndexOf(']');
+        if (open < 0 || close < open) {
+            return 0;
+        }
+        try {
+            return Integer.parseInt(name.substring(open + 1, close));
+        } catch (NumberFormatException e) {
+            return 0;
+        }
+    }
+
+    public AllocationSpec withDesiredStatus(String status) {
+        return new AllocationSpec(id, name, namespace, jobId, job, taskGroup, status, allocModifyIndex, previousAllocation,
+                allocatedResources);
+    }
+
+    public AllocationSpec withJob(JobSpec newJob) {
+        return new AllocationSpec(id, name, namespace, jobId, newJob, taskGroup, desiredStatus, allocModifyIndex,
+                previousAllocation, allocatedResources);
+    }
+
+    public AllocationSpec withAllocatedResources(AllocatedResources resources) {
+        return new AllocationSpec(id, name, namespace, jobId, job, taskGroup, desiredStatus, allocModifyIndex,
+                previousAllocation, resources);
+    }
+
+    /**
+     * Nomad's {@code AllocatedResources} (the parts we fill): per-task CPU/memory and the shared ports.
+     */
+    @JsonIgnoreProperties(ignoreUnknown = true)
+    public record AllocatedResources(
+            @JsonProperty("Tasks") Map<String, AllocatedTaskResources> tasks,
+            @JsonProperty("Shared") AllocatedShared shared) {
+    }
+
+    @JsonIgnoreProperties(ignoreUnknown = true)
+    public record AllocatedTaskResources(
+            @JsonProperty("Cpu") Map<String, Long> cpu,
+            @JsonProperty("Memory") Map<String, Long> memory,
+            @JsonProperty("Networks") List<NetworkSpec> networks) {
+    }
+
+    @JsonIgnoreProperties(ignoreUnknown = true)
+    public record AllocatedShared(
+            @JsonProperty("Networks") List<NetworkSpec> networks,
+            @JsonProperty("Ports") List<AllocatedPort> ports) {
+    }
+
+    /** One assigned port, Nomad's {@code AllocatedPortMapping}. */
+    @JsonIgnoreProperties(ignoreUnknown = true)
+    public record AllocatedPort(
+            @JsonProperty("Label") String label,
+            @JsonProperty("Value") int value,
+            @JsonProperty("To") int to,
+            @JsonProperty("HostIP") String hostIp) {
+    }
+}

@@ -1,0 +1,34 @@
+package dev.berth.alloc.spec;
+
+import java.util.List;
+import java.util.Map;
+
+import com.fasterxml.jackson.annotation.JsonIgnore;
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonProperty;
+
+/** The job embedded in an allocation. {@code Type} is service, batch, system or sysbatch. */
+@JsonIgnoreProperties(ignoreUnknown = true)
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public record JobSpec(
+        @JsonProperty("ID") String id,
+        @JsonProperty("Name") String name,
+        @JsonProperty("Type") String type,
+        @JsonProperty("Namespace") String namespace,
+        @JsonProperty("Region") String region,
+        @JsonProperty("ParentID") String parentId,
+        @JsonProperty("Meta") Map<String, String> meta,
+        @JsonProperty("TaskGroups") List<TaskGroupSpec> taskGroups) {
+
+    public static final List<String> TYPES = List.of("service", "batch", "system", "sysbatch");
+
+    @JsonIgnore
+    public boolean batchLike() {
+        return "batch".equals(type) || "sysbatch".equals(type);
+    }
+
+    public JobSpec withTaskGroups(List<TaskGroupSpec> groups) {
+        return new JobSpec(id, name, type, namespace, region, parentId, meta, groups);
+    }
+}

@@ -1,0 +1,77 @@
+package dev.berth.alloc.spec;
+
+import java.time.Duration;
+import java.util.Map;
+
+import com.fasterxml.jackson.annotation.JsonIgnore;
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonProperty;
+
+/** One task of a task group. {@code KillTimeout} is in nanoseconds, as Nomad writes durations. */
+@JsonIgnoreProperties(ignoreUnknown = true)
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public record TaskSpec(
+        @JsonProperty("Name") String name,
+        @JsonProperty("Driver") String driver,
+        @JsonProperty("Config") Map<String, Object> config,
+        @JsonProperty("Env") Map<String, String> env,
+        @JsonProperty("Resources") ResourcesSpec resources,
+        @JsonProperty("RestartPolicy") RestartPolicySpec restartPolicy,
+        @JsonProperty("KillTimeout") Long killTimeout,
+        @JsonProperty("KillSignal") String killSignal,
+        @JsonProperty("Leader") Boolean leader,
+        @JsonProperty("Lifecycle") LifecycleSpec lifecycle,
+        @JsonProperty("Meta") Map<String, String> meta,
+        @JsonProperty("LogConfig") Map<String, Object> logConfig) {
+
+    @JsonIgnore
+    public boolean isLeader() {
+        return Boolean.TRUE.equals(leader);
+    }
+
+    @JsonIgnore
+    public Duration killTimeoutDuration() {
+        return killTimeout == null ? Duration.ofSeconds(5) : Duration.ofNanos(killTimeout);
+    }
+
+    /** prestart, poststart or poststop; null for a main task. */
+    @JsonIgnore
+    public String hook() {
+        return lifecycle == null || lifecycle.hook() == null || lifecycle.hook().isEmpty() ? null : lifecycle.hook();
+    }
+
+    @JsonIgnore
+    public boolean sidecar() {
+        return lifecycle != null && Boolean.TRUE.equals(lifecycle.sidecar());
+    }
+
+    @JsonIgnore
+    public boolean isMain() {
+        return hook() == null;
+    }
+
+    @JsonIgnore
+    public boolean isPoststop() {
+        return "poststop".equals(hook());
+    }
+
+    @JsonIgnore
+    public int cpu() {
+        return resources == null || resources.cpu() == null ? 0 : resources.cpu();
+    }
+
+    @JsonIgnore
+    public int memoryMb() {
+        return resources == null || resources.memoryMb() == null ? 0 : resources.memoryMb();
+    }
+
+    @JsonIgnore
+    public int memoryMaxMb() {
+        return resources == null || resources.memoryMaxMb() == null ? 0 : resources.memoryMaxMb();
+    }
+
+    public TaskSpec withDefaults(RestartPolicySpec policy, long killTimeoutNs, ResourcesSpec res) {
+        return new TaskSpec(name, driver, config, env, res, policy, killTimeoutNs, killSignal, leader, lifecycle, meta, logConfig);
+    }
+}

@@ -1,0 +1,189 @@
+package dev.berth.alloc.task;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+
+import dev.berth.driver.ExitResult;
+import dev.berth.driver.GoDuration;
+
+/**
+ * One Nomad task event. {@code type} is Nomad's exact type string ({@link #RECEIVED}, …); {@code details} holds Nomad's
+ * detail keys ({@code exit_code}, {@code restart_reason}, …) exactly as Nomad's setters write them, so the API can render
+ * the typed fields ({@code ExitCode}, {@code RestartReason}, …) and {@code Details} from one source.
+ *
+ * @param type          Nomad event type
+ * @param time          when it happened
+ * @param message       free-form message (Nomad's {@code Message})
+ * @param details       Nomad detail keys, string-valued
+ * @param failsTask     whether this event fails the task
+ * @param exitCode      exit code (Terminated)
+ * @param signal        signal number (Terminated)
+ * @param killTimeoutNs kill timeout in ns (Killing)
+ * @param startDelayNs  restart delay in ns (Restarting)
+ */
+public record TaskEvent(String type, Instant time, String message, Map<String, String> details, boolean failsTask,
+                        int exitCode, int signal, long killTimeoutNs, long startDelayNs) {
+
+    public static final String RECEIVED = "Received";
+    public static final String TASK_SETUP = "Task Setup";
+    public static final String SETUP_FAILURE = "Setup Failure";
+    public static final String DRIVER_FAILURE = "Driver Failure";
+    public static final String FAILED_VALIDATION = "Failed Validation";
+    public static final String STARTED = "Started";
+    public static final String TERMINATED = "Terminated";
+    public static final String KILLING = "Killing";
+    public static final String KILLED = "Killed";
+    public static final String RESTARTING = "Restarting";
+    public static final String NOT_RESTARTING = "Not Restarting";
+    public static final String RESTART_SIGNALED = "Restart Signaled";
+    public static final String SIGNALING = "Signaling";
+    public static final String SIBLING_FAILED = "Sibling Task Failed";
+    public static final String LEADER_DEAD = "Leader Task Dead";
+    public static final String MAIN_DEAD = "Main Tasks Dead";
+    public static final String HOOK_FAILED = "Task hook failed";
+    public static final String FAILED_RESTORING = "Failed Restoring Task";
+    public static final String BUILDING_TASK_DIR = "Building Task Directory";
+
+    public TaskEvent {
+        Objects.requireNonNull(type, "'type' must not be null");
+        Objects.requireNonNull(time, "'time' must not be null");
+        message = message == null ? "" : message;
+        details = details == null ? Map.of() : Map.copyOf(details);
+    }
+
+    private static TaskEvent of(String type, Instant time, String message, Map<String, String> details, boolean fails) {
+        return new TaskEvent(type, time, message, details, fails, 0, 0, 0, 0);
+    }
+
+    public static TaskEvent received(Instant now) {
+        return of(RECEIVED, now, "", Map.of(), false);
+    }
+
+    public static TaskEvent taskSetup(Instant now) {
+        return of(TASK_SETUP, now, BUILDING_TASK_DIR, Map.of("message", BUILDING_TASK_DIR), false);
+    }
+
+    public static TaskEvent started(Instant now) {
+        return of(STARTED, now, "", Map.of(), false);
+    }
+
+    public static TaskEvent terminated(Instant now, ExitResult exit) {
+        Map<String, String> d = new LinkedHashMap<>();
+        d.put("exit_code", Integer.toString(exit.exitCode()));
+        d.put("signal", Integer.toString(exit.signal()));
+        d.put("oom_killed", Boolean.toString(exit.oomKilled()));
+        if (exit.err() != null) {
+            d.put("exit_message", exit.err());
+        }
+        return new TaskEvent(TERMINATED, now, exit.err() == null ? "" : exit.err(), d, false, exit.exitCode(), exit.signal(), 0, 0);
+    }
+
+    public static TaskEvent killing(Instant now, Duration killTimeout, String reason) {
+        Map<String, String> d = new LinkedHashMap<>();
+        d.put("kill_timeout", GoDuration.format(killTimeout));
+        if (reason != null && !reason.isEmpty()) {
+            d.put("kill_reason", reason);
+        }
+        return new TaskEvent(KILLING, now, "", d, false, 0, 0, killTimeout.toNanos(), 0);
+    }
+
+    public static TaskEvent killed(Instant now, String killError) {
+        return of(KILLED, now, "", killError == null ? Map.of() : Map.of("kill_error", killError), false);
+    }
+
+    public static TaskEvent restarting(Instant now, Duration delay, String reason) {
+        Map<String, String> d = new LinkedHashMap<>();
+        d.put("start_delay", Long.toString(delay.toNanos()));
+        d.put("restart_reason", reason == null ? "" : reason);
+        return new TaskEvent(RESTARTING, now, "", d, false, 0, 0, 0, delay.toNanos());
+    }
+
+    public static TaskEvent notRestarting(Instant now, String reason) {
+        return of(NOT_RESTARTING, now, "", Map.of("restart_reason", reason, "fails_task", "true"), true);
+    }
+
+    public static TaskEvent restartSignaled(Instant now, String reason) {
+        return of(RESTART_SIGNALED, now, "", Map.of("restart_reason", reason), false);
+    }
+
+    public static TaskEvent signaling(Instant now, String signal, String reason) {
+        return of(SIGNALING, now, "", Map.of("task_signal", signal, "signal", signal, "task_signal_reason", reason), false);
+    }
+
+    public static TaskEvent driverFailure(Instant now, String error) {
+        return of(DRIVER_FAILURE, now, "", Map.of("driver_error", error), false);
+    }
+
+    public static TaskEvent failedValidation(Instant now, String error) {
+        return of(FAILED_VALIDATION, now, "", Map.of("validation_error", error, "fails_task", "true"), true);
+    }
+
+    public static TaskEvent setupFailure(Instant now, String error) {
+        return of(SETUP_FAILURE, now, "", Map.of("setup_error", error, "fails_task", "true"), true);
+    }
+
+    public static TaskEvent hookFailed(Instant now, String hook, String error) {
+        String msg = hook + ": " + error;
+        return of(HOOK_FAILED, now, msg, Map.of("message", msg), false);
+    }
+
+    public static TaskEvent failedRestoring(Instant now, String error) {
+        return of(FAILED_RESTORING, now, error, Map.of("message", error), false);
+    }
+
+    public static TaskEvent siblingFailed(Instant now, String sibling) {
+        return of(SIBLING_FAILED, now, "", Map.of("failed_sibling", sibling), false);
+    }
+
+    public static TaskEvent leaderDead(Instant now) {
+        return of(LEADER_DEAD, now, "", Map.of(), false);
+    }
+
+    public static TaskEvent mainDead(Instant now) {
+        return of(MAIN_DEAD, now, "", Map.of(), false);
+    }
+
+    public String detail(String key) {
+        return details.getOrDefault(key, "");
+    }
+
+    /** Nomad's {@code PopulateEventDisplayMessage}. */
+    public String displayMessage() {
+        return switch (type) {
+            case RECEIVED -> "Task received by client";
+            case TASK_SETUP, HOOK_FAILED -> message;
+            case FAILED_RESTORING -> "failed to restore task: " + message;
+            case STARTED -> "Task started by client";
+            case TERMINATED -> {
+                StringBuilder sb = new StringBuilder("Exit Code: ").append(exitCode);
+                if (signal != 0) {
+                    sb.append(", Signal: ").append(signal);
+                }
+                if (!detail("exit_message").isEmpty()) {
+                    sb.append(", Exit Message: \"").append(detail("exit_message")).append('"');
+                }
+                yield sb.toString();
+            }
+            case KILLING -> "Sent interrupt. Waiting " + GoDuration.format(Duration.ofNanos(killTimeoutNs)) + " before force killing";
+            case KILLED -> detail("kill_error").isEmpty() ? "Task successfully killed" : detail("kill_error");
+            case RESTARTING -> {
+                String in = "Task restarting in " + GoDuration.format(Duration.ofNanos(startDelayNs));
+                String reason = detail("restart_reason");
+                yield reason.isEmpty() || reason.equals(RestartTracker.REASON_WITHIN_POLICY) ? in : reason + " - " + in;
+            }
+            case NOT_RESTARTING -> detail("restart_reason").isEmpty() ? "Task exceeded restart policy" : detail("restart_reason");
+            case RESTART_SIGNALED -> detail("restart_reason").isEmpty() ? "Task signaled to restart" : detail("restart_reason");
+            case SIGNALING -> "Task being sent signal " + detail("task_signal") + ": " + detail("task_signal_reason");
+            case DRIVER_FAILURE -> detail("driver_error").isEmpty() ? "Failed to start task" : detail("driver_error");
+            case FAILED_VALIDATION -> detail("validation_error").isEmpty() ? "Validation of task failed" : detail("validation_error");
+            case SETUP_FAILURE -> detail("setup_error").isEmpty() ? "Task setup failed" : detail("setup_error");
+            case SIBLING_FAILED -> "Task's sibling \"" + detail("failed_sibling") + "\" failed";
+            case LEADER_DEAD -> "Leader Task in Group dead";
+            case MAIN_DEAD -> "Main tasks in the group died";
+            default -> message;
+        };
+    }
+}

@@ -1,0 +1,50 @@
+package dev.berth.alloc.task;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+
+import dev.berth.alloc.AllocDir;
+import dev.berth.alloc.AllocStateStore;
+import dev.berth.alloc.spec.AllocationSpec;
+import dev.berth.alloc.spec.TaskGroupSpec;
+import dev.berth.alloc.spec.TaskSpec;
+import dev.berth.driver.TaskDriver;
+
+/**
+ * Everything a {@link TaskRunner} works with.
+ *
+ * @param envBuilder     builds the base environment (built-ins, meta, host, task Env) before the hook envs
+ * @param maxKillTimeout {@code berth.client.max-kill-timeout}
+ * @param restoredState  the persisted task state when the runner is restored after an agent restart, else null
+ * @param restoredLocal  the persisted local state (driver handle, hook done-flags) when restored, else null
+ */
+public record TaskRunnerContext(AllocationSpec alloc, TaskGroupSpec group, TaskSpec task, AllocDir allocDir, TaskDriver driver,
+                                List<TaskHooks.TaskHook> hooks, AllocStateStore store, RestartTracking tracker,
+                                TaskCoordinator coordinator, Clock clock, Sleeper sleeper, Duration maxKillTimeout,
+                                Function<TaskHookContext, Map<String, String>> envBuilder, TaskListener listener,
+                                TaskState restoredState, dev.berth.alloc.TaskLocalState restoredLocal) {
+
+    public TaskRunnerContext {
+        hooks = List.copyOf(hooks);
+    }
+
+    /** Callbacks from a task runner; must not block. */
+    public interface TaskListener {
+        void taskStateChanged(String task, TaskState state);
+
+        default void taskStarted(String task) {
+        }
+
+        default void taskRestarting(String task) {
+        }
+
+        default void taskOomKilled(String task) {
+        }
+
+        default void hookTimed(String hook, String phase, long nanos) {
+        }
+    }
+}
