@@ -74,10 +74,19 @@ final class RunnerHarness implements AutoCloseable {
         };
     }
 
+    /** Task hooks a test adds after the standard ones. */
+    final List<dev.berth.alloc.task.TaskHooks.TaskHook> extraTaskHooks = new CopyOnWriteArrayList<>();
+
+    private List<dev.berth.alloc.task.TaskHooks.TaskHook> taskHooks() {
+        List<dev.berth.alloc.task.TaskHooks.TaskHook> hooks = new ArrayList<>(List.of(new ValidateHook(clock), new TaskDirHook(clock)));
+        hooks.addAll(extraTaskHooks);
+        return hooks;
+    }
+
     AllocRunnerContext context(Duration maxKillTimeout) {
         TaskDriver driver = override != null ? override : mock;
         return new AllocRunnerContext(root, store, name -> driver, List.of(new AllocDirHook()),
-                List.of(new ValidateHook(clock), new TaskDirHook(clock)), clock, sleeper(), maxKillTimeout,
+                taskHooks(), clock, sleeper(), maxKillTimeout,
                 (alloc, task, restored) -> RestartTracking.of(new RestartTracker(task.restartPolicy().toPolicy(), alloc.job().type(),
                         task.hook(), task.sidecar(), clock, MAX_JITTER)),
                 hc -> TaskEnvironment.build(hc.alloc(), hc.group(), hc.task(), new AllocDir(root, hc.alloc().id()), "dc1", System.getenv()),
