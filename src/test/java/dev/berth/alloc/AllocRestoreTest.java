@@ -74,7 +74,7 @@ class AllocRestoreTest {
             }
         });
         AllocRunner r = runUntilRunningThenShutDown("re4");
-        assertThat(seen).hasSize(1); // the first start
+        await().until(() -> seen.size() == 1); // the first start
 
         r.start();
 
