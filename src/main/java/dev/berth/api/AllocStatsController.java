@@ -1,8 +1,5 @@
 package dev.berth.api;
 
-import org.springframework.http.HttpStatus;
-import org.springframework.http.ProblemDetail;
-import org.springframework.web.ErrorResponseException;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RequestParam;
@@ -31,9 +28,7 @@ class AllocStatsController {
     @RequestMapping("/v1/client/allocation/{id}/stats")
     AllocResourceUsage stats(@PathVariable String id, @RequestParam(name = "task", required = false) String task) {
         if (allocs.get(id).isEmpty()) {
-            ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.NOT_FOUND, "Unknown allocation \"" + id + "\"");
-            problem.setTitle("Unknown allocation");
-            throw new ErrorResponseException(HttpStatus.NOT_FOUND, problem, null);
+            throw new ApiException.NotFound("Unknown allocation \"" + id + "\"");
         }
         return AllocResourceUsage.of(AllocStats.of(collector.snapshotsOf(id), task));
     }
