@@ -195,6 +195,23 @@ class DeviceAllocationAgentTest {
         assertThat(send("GET", "/v1/allocation/" + b, null).statusCode()).isEqualTo(404);
     }
 
+    @Test
+    void badDeviceInputIsA400AndChangesNothing() throws Exception {
+        String a = UUID.randomUUID().toString();
+        HttpResponse<String> blank = put(a, alloc(a, task("t", " ", 1)));
+        assertThat(blank.statusCode()).as(blank.body()).isEqualTo(400);
+        HttpResponse<String> negative = put(a, alloc(a, task("t", "berth/file", -1)));
+        assertThat(negative.statusCode()).as(negative.body()).isEqualTo(400);
+        String otherTask = alloc(a, task("t", "berth/file", 1)).replaceFirst("\"Job\":",
+                "\"AllocatedResources\":{\"Tasks\":{\"ghost\":{\"Devices\":[{\"Vendor\":\"berth\",\"Type\":\"file\","
+                        + "\"Name\":\"example\",\"DeviceIDs\":[\"dev0\"]}]}}},\"Job\":");
+        HttpResponse<String> ghost = put(a, otherTask);
+        assertThat(ghost.statusCode()).as(ghost.body()).isEqualTo(400);
+        assertThat(ghost.body()).contains("ghost");
+        assertThat(send("GET", "/v1/allocation/" + a, null).statusCode()).isEqualTo(404);
+        assertThat(send("GET", "/v1/client/devices/reservations", null).body()).isEqualTo("[]");
+    }
+
     private static Set<String> fieldNames(JsonNode node) {
         Set<String> names = new HashSet<>();
         node.propertyNames().forEach(names::add);
