@@ -41,6 +41,29 @@ class AllocDeviceStatsController {
         this.allocator = allocator;
     }
 
+    /**
+     * For {@code GET /v1/client/allocation/{id}/stats} once it is served (branch {@code cgroupstats}): the same usage with
+     * each task's {@code DeviceStats} (its reserved instances; left as is, null, for a task without devices) and the
+     * alloc-level {@code DeviceStats} set to the tasks' groups merged (one entry per group, {@code []} when none).
+     */
+    static AllocStatsDtos.AllocResourceUsage withDeviceStats(AllocStatsDtos.AllocResourceUsage usage, String allocId,
+            DeviceAllocator allocator) {
+        Map<String, AllocStatsDtos.TaskResourceUsageDto> tasks = null;
+        if (usage.tasks() != null) {
+            tasks = new LinkedHashMap<>();
+            for (var entry : usage.tasks().entrySet()) {
+                var task = entry.getValue();
+                var ru = task.resourceUsage();
+                List<DeviceGroupStats> devices = allocator.taskStats(allocId, entry.getKey());
+                tasks.put(entry.getKey(), new AllocStatsDtos.TaskResourceUsageDto(new AllocStatsDtos.ResourceUsage(ru.memoryStats(),
+                        ru.cpuStats(), devices.isEmpty() ? ru.deviceStats() : List.copyOf(devices)), task.timestamp(), task.pids()));
+            }
+        }
+        var top = usage.resourceUsage();
+        return new AllocStatsDtos.AllocResourceUsage(new AllocStatsDtos.ResourceUsage(top.memoryStats(), top.cpuStats(),
+                List.copyOf(allocator.allocStats(allocId))), tasks, usage.timestamp());
+    }
+
     @GetMapping("/v1/client/allocation/{id}/devices/stats")
     AllocDeviceStats stats(@PathVariable String id) throws UnknownAllocException {
         AllocView view = allocs.get(id).orElseThrow(() -> new UnknownAllocException(id));

@@ -61,6 +61,9 @@ class DeviceAllocationAgentTest {
     @Autowired
     BerthProperties props;
 
+    @Autowired
+    dev.berth.device.DeviceAllocator allocator;
+
     final HttpClient http = HttpClient.newHttpClient();
 
     final JsonMapper json = JsonMapper.builder().build();
@@ -118,6 +121,9 @@ class DeviceAllocationAgentTest {
     void devicesAreAdmittedHandedToTasksMergedInStatsRefusedWhenTakenAndFreedOnDestroy() throws Exception {
         await().untilAsserted(() -> assertThat(send("GET", "/v1/client/devices/stats", null).body())
                 .contains("\"dev0\":", "\"dev1\":"));
+        // NodeResources.Devices (fingerprint's DeviceUpdateListener) lists the instances.
+        await().untilAsserted(() -> assertThat(json.readTree(send("GET", "/v1/node/self", null).body())
+                .path("NodeResources").path("Devices").toString()).contains("\"ID\":\"dev0\"", "\"ID\":\"dev1\""));
         String a = UUID.randomUUID().toString();
         HttpResponse<String> created = put(a, alloc(a, task("t1", "berth/file", 1), task("t2", "file", 1)));
         assertThat(created.statusCode()).as(created.body()).isEqualTo(200);
@@ -147,6 +153,24 @@ class DeviceAllocationAgentTest {
             assertThat(fieldNames(stats.path("Tasks").path("t2").path("DeviceStats").get(0).path("InstanceStats")))
                     .containsExactly(t2);
         });
+
+        // The same, folded into Nomad's AllocResourceUsage shape for /v1/client/allocation/{id}/stats.
+        var plain = new AllocStatsDtos.ResourceUsage(null, null, null);
+        var usage = new AllocStatsDtos.AllocResourceUsage(new AllocStatsDtos.ResourceUsage(null, null, List.of()),
+                java.util.Map.of("t1", new AllocStatsDtos.TaskResourceUsageDto(plain, 5L, null),
+                        "t2", new AllocStatsDtos.TaskResourceUsageDto(plain, 6L, null)), 7L);
+        var folded = AllocDeviceStatsController.withDeviceStats(usage, a, allocator);
+        assertThat(folded.resourceUsage().deviceStats()).hasSize(1);
+        assertThat(((dev.berth.device.DeviceGroupStats) folded.resourceUsage().deviceStats().getFirst()).instanceStats())
+                .containsOnlyKeys("dev0", "dev1");
+        assertThat(((dev.berth.device.DeviceGroupStats) folded.tasks().get("t1").resourceUsage().deviceStats().getFirst())
+                .instanceStats()).containsOnlyKeys(t1);
+        assertThat(folded.tasks().get("t2").timestamp()).isEqualTo(6L);
+        assertThat(folded.timestamp()).isEqualTo(7L);
+        assertThat(AllocDeviceStatsController.withDeviceStats(usage, "no-such-alloc", allocator).resourceUsage().deviceStats())
+                .isEmpty();
+        assertThat(AllocDeviceStatsController.withDeviceStats(usage, "no-such-alloc", allocator).tasks().get("t1")
+                .resourceUsage().deviceStats()).isNull();
 
         // Device metrics carry the holder's labels.
         await().untilAsserted(() -> assertThat(send("GET", "/actuator/prometheus", null).body()).contains(
