@@ -141,25 +141,28 @@ class DeviceAllocationAgentTest {
                     .content().contains(ExampleDevicePlugin.ENV + "=" + t[1] + "\n"));
         }
 
-        // Alloc-level device stats: one merged group holding both tasks' instances; each task sees only its own.
-        await().untilAsserted(() -> {
-            JsonNode stats = json.readTree(send("GET", "/v1/client/allocation/" + a + "/devices/stats", null).body());
-            assertThat(stats.path("DeviceStats").size()).isEqualTo(1);
-            JsonNode group = stats.path("DeviceStats").get(0);
-            assertThat(group.path("Name").asString()).isEqualTo("example");
-            assertThat(fieldNames(group.path("InstanceStats"))).containsExactlyInAnyOrder("dev0", "dev1");
-            assertThat(fieldNames(stats.path("Tasks").path("t1").path("DeviceStats").get(0).path("InstanceStats")))
-                    .containsExactly(t1);
-            assertThat(fieldNames(stats.path("Tasks").path("t2").path("DeviceStats").get(0).path("InstanceStats")))
-                    .containsExactly(t2);
+        // Alloc stats: one merged group holding both tasks' instances at the alloc level; each task sees only its own.
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+            JsonNode stats = json.readTree(send("GET", "/v1/client/allocation/" + a + "/stats", null).body());
+            JsonNode allocDevices = stats.path("ResourceUsage").path("DeviceStats");
+            assertThat(allocDevices.size()).isEqualTo(1);
+            assertThat(allocDevices.path(0).path("Name").asString()).isEqualTo("example");
+            assertThat(fieldNames(allocDevices.path(0).path("InstanceStats"))).containsExactlyInAnyOrder("dev0", "dev1");
+            assertThat(fieldNames(stats.path("Tasks").path("t1").path("ResourceUsage").path("DeviceStats").path(0)
+                    .path("InstanceStats"))).containsExactly(t1);
+            assertThat(fieldNames(stats.path("Tasks").path("t2").path("ResourceUsage").path("DeviceStats").path(0)
+                    .path("InstanceStats"))).containsExactly(t2);
         });
+        // ?task= narrows the alloc level to that task's instances too.
+        JsonNode one = json.readTree(send("GET", "/v1/client/allocation/" + a + "/stats?task=t2", null).body());
+        assertThat(fieldNames(one.path("ResourceUsage").path("DeviceStats").get(0).path("InstanceStats"))).containsExactly(t2);
 
-        // The same, folded into Nomad's AllocResourceUsage shape for /v1/client/allocation/{id}/stats.
+        // The folding itself, also for tasks the stats collector has not sampled (they keep DeviceStats null).
         var plain = new AllocStatsDtos.ResourceUsage(null, null, null);
         var usage = new AllocStatsDtos.AllocResourceUsage(new AllocStatsDtos.ResourceUsage(null, null, List.of()),
                 java.util.Map.of("t1", new AllocStatsDtos.TaskResourceUsageDto(plain, 5L, null),
                         "t2", new AllocStatsDtos.TaskResourceUsageDto(plain, 6L, null)), 7L);
-        var folded = AllocDeviceStatsController.withDeviceStats(usage, a, allocator);
+        var folded = AllocDeviceStats.withDeviceStats(usage, a, null, allocator);
         assertThat(folded.resourceUsage().deviceStats()).hasSize(1);
         assertThat(((dev.berth.device.DeviceGroupStats) folded.resourceUsage().deviceStats().getFirst()).instanceStats())
                 .containsOnlyKeys("dev0", "dev1");
@@ -167,10 +170,9 @@ class DeviceAllocationAgentTest {
                 .instanceStats()).containsOnlyKeys(t1);
         assertThat(folded.tasks().get("t2").timestamp()).isEqualTo(6L);
         assertThat(folded.timestamp()).isEqualTo(7L);
-        assertThat(AllocDeviceStatsController.withDeviceStats(usage, "no-such-alloc", allocator).resourceUsage().deviceStats())
-                .isEmpty();
-        assertThat(AllocDeviceStatsController.withDeviceStats(usage, "no-such-alloc", allocator).tasks().get("t1")
-                .resourceUsage().deviceStats()).isNull();
+        var none = AllocDeviceStats.withDeviceStats(usage, "no-such-alloc", null, allocator);
+        assertThat(none.resourceUsage().deviceStats()).isEmpty();
+        assertThat(none.tasks().get("t1").resourceUsage().deviceStats()).isNull();
 
         // Device metrics carry the holder's labels.
         await().untilAsserted(() -> assertThat(send("GET", "/actuator/prometheus", null).body()).contains(
