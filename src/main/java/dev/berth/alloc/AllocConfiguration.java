@@ -42,11 +42,12 @@ class AllocConfiguration {
 
     @Bean
     AllocManager allocManager(AllocStateStore store, DriverManager drivers, NodeCapacity capacity, BerthProperties props, Clock clock,
-                              List<AllocHooks.AllocHook> allocHooks, ObjectProvider<TaskHooks.TaskHook> taskHooks, BerthMetrics berthMetrics) {
+                              List<AllocHooks.AllocHook> allocHooks, ObjectProvider<TaskHooks.TaskHook> taskHooks, BerthMetrics berthMetrics,
+                              ObjectProvider<dev.berth.device.DeviceAllocator> devices) {
         RandomGenerator random = RandomGenerator.getDefault();
         PortAllocator ports = new PortAllocator(props.client().minDynamicPort(), props.client().maxDynamicPort(), random);
         Duration maxKill = props.client().maxKillTimeout();
-        AllocManager manager = new AllocManager(store, drivers, capacity, ports, clock, maxKill);
+        AllocManager manager = new AllocManager(store, drivers, capacity, ports, clock, maxKill, devices.getIfAvailable());
         AllocMetrics metrics = new AllocMetrics(berthMetrics, manager::runners, capacity, manager::allocated);
         var listener = new AllocRunnerContext.AllocListener() {
             @Override

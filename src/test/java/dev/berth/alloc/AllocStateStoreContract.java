@@ -62,6 +62,24 @@ public abstract class AllocStateStoreContract {
     }
 
     @Test
+    void storesDeviceRequestsAndReservedDevices() {
+        var task = new dev.berth.alloc.spec.TaskSpec("t", "raw_exec", Map.of("command", "/bin/true"), null,
+                new dev.berth.alloc.spec.ResourcesSpec(100, 64, null, null,
+                        List.of(new dev.berth.device.DeviceRequest("nvidia/gpu", 2))), null, null, null, null, null, null, null);
+        AllocationSpec raw = RunnerHarness.alloc("sd", "service", null, task);
+        var devices = List.of(new dev.berth.device.AllocatedDevice("nvidia", "gpu", "Tesla T4", List.of("GPU-1", "GPU-2")));
+        var allocated = new AllocationSpec.AllocatedResources(Map.of("t", new AllocationSpec.AllocatedTaskResources(
+                Map.of("CpuShares", 100L), Map.of("MemoryMB", 64L), null, devices)), null);
+        AllocationSpec spec = AllocSpecs.withDefaults(raw, Duration.ofSeconds(30)).withAllocatedResources(allocated);
+        store().putAlloc(new AllocRecord(spec, ClientStatus.PENDING, ""));
+        AllocationSpec back = store().alloc("sd").orElseThrow().spec();
+        assertThat(back).isEqualTo(spec);
+        assertThat(back.allocatedResources().tasks().get("t").devices()).isEqualTo(devices);
+        assertThat(back.group().orElseThrow().tasks().getFirst().resources().deviceRequests())
+                .containsExactly(new dev.berth.device.DeviceRequest("nvidia/gpu", 2));
+    }
+
+    @Test
     void replacesAnAllocation() {
         store().putAlloc(new AllocRecord(spec("s2"), ClientStatus.PENDING, ""));
         store().putAlloc(new AllocRecord(spec("s2").withDesiredStatus("stop"), ClientStatus.COMPLETE, "All tasks have completed"));

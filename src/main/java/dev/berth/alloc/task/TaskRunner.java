@@ -182,8 +182,9 @@ public final class TaskRunner {
             }
             CompletableFuture<ExitResult> exit;
             try {
-                Map<String, String> env = hooks.prestart(hookContext, ctx.envBuilder().apply(hookContext), prestartDone);
-                TaskHandle h = ctx.driver().start(taskConfig(env));
+                List<String> devices = new java.util.ArrayList<>();
+                Map<String, String> env = hooks.prestart(hookContext, ctx.envBuilder().apply(hookContext), prestartDone, devices);
+                TaskHandle h = ctx.driver().start(taskConfig(env, devices));
                 synchronized (stateLock) {
                     handle = h;
                     restartSignal = new CompletableFuture<>();
@@ -478,12 +479,12 @@ public final class TaskRunner {
         return t.compareTo(ctx.maxKillTimeout()) > 0 ? ctx.maxKillTimeout() : t;
     }
 
-    private TaskConfig taskConfig(Map<String, String> env) {
+    private TaskConfig taskConfig(Map<String, String> env, List<String> devices) {
         var t = ctx.task();
         var dir = ctx.allocDir();
         return new TaskConfig(ctx.alloc().id() + "/" + t.name(), ctx.alloc().id(), t.name(), ctx.alloc().job().name(),
                 ctx.group().name(), ctx.alloc().namespace(), t.config(), env, dir.path(), dir.taskDir(t.name()),
-                dir.stdoutTarget(t.name()), dir.stderrTarget(t.name()), t.cpu(), t.memoryMb(), t.memoryMaxMb(), List.of());
+                dir.stdoutTarget(t.name()), dir.stderrTarget(t.name()), t.cpu(), t.memoryMb(), t.memoryMaxMb(), devices);
     }
 
     private static ExitResult exitResult(CompletableFuture<ExitResult> exit) {
