@@ -41,7 +41,10 @@ public record TaskStatsTarget(String allocId, String task, String job, String ta
 
     /**
      * The target for a task a driver started: its cgroup when the handle's driver state names one that exists
-     * ({@code cgroup}), else its root process ({@code pid} + {@code start_ticks}).
+     * ({@code cgroup}), else its root process ({@code pid} + {@code start_ticks}). With {@code cgroup_version}
+     * ({@code 1}/{@code 2}) the cgroup is a foreign one (a docker container's {@code docker/<id>}), read in place
+     * when the agent sees that cgroup version. A cgroup under the node's own parent (an exec task's) is always taken as
+     * Berth's own.
      *
      * @return empty when the driver state has neither (e.g. an in-process mock task): there is nothing to read
      */
@@ -52,6 +55,21 @@ public record TaskStatsTarget(String allocId, String task, String job, String ta
             return Optional.of(new TaskStatsTarget(allocId, task, job, taskGroup, namespace, cgroup.get().version(),
                     cgroup.get().dirs(), 0, 0));
         }
+        String foreignVersion = driverState.get(STATE_CGROUP_VERSION);
+        if (foreignVersion != null) {
+            // a cgroup someone else made (the docker engine): read it when it is in the hierarchy we see, else the pid
+            CgroupVersion expected = "1".equals(foreignVersion) ? CgroupVersion.V1 : "2".equals(foreignVersion) ? CgroupVersion.V2 : null;
+            Optional<Map<String, Path>> dirs = expected == cgroups.version()
+                    ? cgroups.foreignDirs(driverState.get("cgroup")) : Optional.empty();
+            if (dirs.isPresent()) {
+                return Optional.of(new TaskStatsTarget(allocId, task, job, taskGroup, namespace, expected, dirs.get(), 0, 0));
+            }
+        }
+        return fromPid(allocId, task, job, taskGroup, namespace, driverState);
+    }
+
+    private static Optional<TaskStatsTarget> fromPid(String allocId, String task, String job, String taskGroup,
+            String namespace, Map<String, String> driverState) {
         try {
             long pid = Long.parseLong(driverState.getOrDefault("pid", ""));
             long startTicks = Long.parseLong(driverState.getOrDefault("start_ticks", "0"));
@@ -61,6 +79,9 @@ public record TaskStatsTarget(String allocId, String task, String job, String ta
             return Optional.empty();
         }
     }
+
+    /** driverState key of a foreign cgroup's version ({@code 1} or {@code 2}); see {@link #fromDriverState}. */
+    public static final String STATE_CGROUP_VERSION = "cgroup_version";
 
     /** The registry key. */
     public TaskKey key() {

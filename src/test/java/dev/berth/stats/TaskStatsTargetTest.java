@@ -42,4 +42,30 @@ class TaskStatsTargetTest {
 
         assertThat(TaskStatsTarget.fromDriverState("a1", "mock", "j", "g", "ns", Map.of(), cgroups)).isEmpty();
     }
+
+    @Test
+    void aDockerContainersCgroupIsReadInPlaceWhenTheVersionMatchesElseFromItsPid() throws IOException {
+        Path memory = Files.createDirectories(root.resolve("memory/docker/c0ffee"));
+        Path cpuacct = Files.createDirectories(root.resolve("cpuacct/docker/c0ffee"));
+        CgroupManager v1 = new CgroupManager(new CgroupMounts(Map.of("memory", root.resolve("memory"),
+                "cpuacct", root.resolve("cpuacct")), null), new NodeIdentity("node-1"), d -> { });
+
+        TaskStatsTarget docker = TaskStatsTarget.fromDriverState("a1", "web", "j", "g", "",
+                Map.of("cgroup", "docker/c0ffee", "cgroup_version", "1", "pid", "42", "start_ticks", "7"), v1).orElseThrow();
+        assertThat(docker.cgroupVersion()).isEqualTo(CgroupVersion.V1);
+        assertThat(docker.cgroupDirs()).isEqualTo(Map.of("memory", memory, "cpuacct", cpuacct));
+        assertThat(docker.rootPid()).isZero();
+
+        // the engine on v2 while the agent sees v1, a removed container, or a path climbing out: the pid instead
+        for (Map<String, String> state : java.util.List.of(
+                Map.of("cgroup", "docker/c0ffee", "cgroup_version", "2", "pid", "42"),
+                Map.of("cgroup", "docker/gone", "cgroup_version", "1", "pid", "42"),
+                Map.of("cgroup", "docker/../../etc", "cgroup_version", "1", "pid", "42"))) {
+            assertThat(TaskStatsTarget.fromDriverState("a1", "web", "j", "g", "", state, v1).orElseThrow())
+                    .as(state.toString()).satisfies(t -> {
+                        assertThat(t.cgroupVersion()).isEqualTo(CgroupVersion.NONE);
+                        assertThat(t.rootPid()).isEqualTo(42);
+                    });
+        }
+    }
 }

@@ -131,6 +131,25 @@ public class CgroupManager {
         return Files.isDirectory(cgroup.dirs().values().iterator().next()) ? Optional.of(cgroup) : Optional.empty();
     }
 
+    /**
+     * The directories of a cgroup Berth does not own (a docker container's, e.g. {@code docker/<id>}), keyed like
+     * {@link TaskCgroup#dirs()}, for <em>reading</em> only: Berth never writes limits to it, kills or removes it.
+     *
+     * @param name path relative to each hierarchy root (a leading {@code /} is ignored)
+     * @return empty when no cgroups are mounted, the name is blank or climbs out ({@code ..}), or the cgroup is gone
+     */
+    public Optional<Map<String, Path>> foreignDirs(String name) {
+        if (name == null || version() == CgroupVersion.NONE) {
+            return Optional.empty();
+        }
+        String relative = name.startsWith("/") ? name.substring(1) : name;
+        if (relative.isBlank() || java.util.Arrays.asList(relative.split("/")).contains("..")) {
+            return Optional.empty();
+        }
+        Map<String, Path> dirs = handle(relative).dirs();
+        return !dirs.isEmpty() && Files.isDirectory(dirs.values().iterator().next()) ? Optional.of(dirs) : Optional.empty();
+    }
+
     private TaskCgroup handle(String name) {
         Map<String, Path> dirs = new LinkedHashMap<>();
         if (version() == CgroupVersion.V2) {

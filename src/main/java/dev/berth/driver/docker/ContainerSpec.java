@@ -8,8 +8,11 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import com.github.dockerjava.api.model.AccessMode;
 import com.github.dockerjava.api.model.Bind;
+import com.github.dockerjava.api.model.Device;
 import com.github.dockerjava.api.model.HostConfig;
+import com.github.dockerjava.api.model.Volume;
 
 import dev.berth.driver.TaskConfig;
 
@@ -70,7 +73,18 @@ final class ContainerSpec {
             binds.add(Bind.parse(volume.hostPath(task.taskDir()).toAbsolutePath() + ":" + volume.containerPath()
                     + (volume.readOnly() ? ":ro" : ":rw")));
         }
+        List<Device> devices = new ArrayList<>();
+        for (String entry : task.devices()) {
+            switch (DeviceEntry.parse(entry)) {
+                case DeviceEntry.Node node -> devices.add(new Device(node.perms(), node.taskPath(), node.hostPath()));
+                case DeviceEntry.Mount mount -> binds.add(new Bind(mount.hostPath(), new Volume(mount.taskPath()),
+                        mount.readOnly() ? AccessMode.ro : AccessMode.rw));
+            }
+        }
         HostConfig host = HostConfig.newHostConfig().withNetworkMode(config.networkMode()).withBinds(binds);
+        if (!devices.isEmpty()) {
+            host.withDevices(devices);
+        }
         long hardMb = config.memoryHardLimitMb() > 0 ? config.memoryHardLimitMb() : task.memoryMaxMb();
         if (hardMb > 0 && hardMb > task.memoryMb()) {
             host.withMemory(hardMb * MIB);
@@ -87,4 +101,51 @@ final class ContainerSpec {
         return host;
     }
 
+    /**
+     * One {@code TaskConfig.devices} string: {@code device:<hostPath>:<taskPath>:<cgroupPerms>} (a device node, to
+     * {@code HostConfig.Devices}) or {@code mount:<hostPath>:<taskPath>:ro|rw} (a bind). Paths must be absolute.
+     */
+    sealed interface DeviceEntry {
+
+        record Node(String hostPath, String taskPath, String perms) implements DeviceEntry {
+        }
+
+        record Mount(String hostPath, String taskPath, boolean readOnly) implements DeviceEntry {
+        }
+
+        /** @throws IllegalArgumentException naming the entry when it is malformed */
+        static DeviceEntry parse(String entry) {
+            boolean node = entry.startsWith("device:");
+            if (!node && !entry.startsWith("mount:")) {
+                throw invalid(entry);
+            }
+            String rest = entry.substring(entry.indexOf(':') + 1);
+            int last = rest.lastIndexOf(':');
+            int first = rest.indexOf(':');
+            if (first <= 0 || last <= first) {
+                throw invalid(entry);
+            }
+            String host = rest.substring(0, first);
+            String target = rest.substring(first + 1, last);
+            String mode = rest.substring(last + 1);
+            if (!host.startsWith("/") || !target.startsWith("/")) {
+                throw invalid(entry);
+            }
+            if (node) {
+                if (mode.isEmpty() || !mode.matches("[rwm]+")) {
+                    throw invalid(entry);
+                }
+                return new Node(host, target, mode);
+            }
+            if (!mode.equals("ro") && !mode.equals("rw")) {
+                throw invalid(entry);
+            }
+            return new Mount(host, target, mode.equals("ro"));
+        }
+
+        private static IllegalArgumentException invalid(String entry) {
+            return new IllegalArgumentException("invalid device entry '" + entry
+                    + "': want device:<hostPath>:<taskPath>:<rwm> or mount:<hostPath>:<taskPath>:ro|rw");
+        }
+    }
 }

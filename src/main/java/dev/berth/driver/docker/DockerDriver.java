@@ -138,6 +138,11 @@ public class DockerDriver implements TaskDriver, AutoCloseable {
         } catch (TaskConfigValidationException e) {
             throw new DriverException(e.getMessage(), false, e);
         }
+        try {
+            task.devices().forEach(ContainerSpec.DeviceEntry::parse);
+        } catch (IllegalArgumentException e) {
+            throw new DriverException(e.getMessage(), false, e);
+        }
         engineOps.ensureImage(config.image(), pullMissing);
         String name = ContainerSpec.containerName(task);
         String id = null;
@@ -163,7 +168,7 @@ public class DockerDriver implements TaskDriver, AutoCloseable {
             client.startContainerCmd(id).exec();
             // the engine keeps the whole log: following after the start still copies it from the first line,
             // also for a container that has already exited (the stream then ends at once)
-            client.logContainerCmd(id).withFollowStream(true).withStdOut(true).withStdErr(true).exec(logs);
+            client.logContainerCmd(id).withFollowStream(true).withStdOut(true).withStdErr(true).withTimestamps(true).exec(logs);
             Map<String, String> state = engineOps.containerState(id);
             if (task.stdoutPath() != null) {
                 state.put("stdout_path", task.stdoutPath().toString());
@@ -259,32 +264,20 @@ public class DockerDriver implements TaskDriver, AutoCloseable {
             throw new DriverException("failed to inspect container " + id + ": " + e.getMessage(), true, e);
         }
         ContainerLogCopier logs = null;
-        if (Boolean.TRUE.equals(inspect.getState().getRunning())) {
-            Path[] paths = logPaths(handle);
-            try {
-                logs = new ContainerLogCopier(paths[0], paths[1]);
-                // only what is new: the previous agent already copied what came before
-                int since = (int) clock.instant().getEpochSecond();
-                client.logContainerCmd(id).withFollowStream(true).withStdOut(true).withStdErr(true).withSince(since).exec(logs);
-            } catch (IOException e) {
-                log.warn("task {}: cannot reopen log files: {}", handle.taskId(), e.toString());
-            }
+        Path[] paths = logPaths(handle);
+        try {
+            // continue after the last entry the previous agent copied (the files' mtimes, see ContainerLogCopier):
+            // also for a container that exited meanwhile, whose last lines would otherwise be lost
+            logs = ContainerLogCopier.resuming(paths[0], paths[1]);
+            client.logContainerCmd(id).withFollowStream(true).withStdOut(true).withStdErr(true).withTimestamps(true)
+                    .withSince(logs.since()).exec(logs);
+        } catch (IOException e) {
+            log.warn("task {}: cannot reopen log files: {}", handle.taskId(), e.toString());
         }
         track(id, logs);
         Map<String, String> state = new HashMap<>(handle.driverState());
         state.putAll(engineOps.containerState(id));
         return new TaskHandle(handle.driver(), handle.taskId(), handle.startedAt(), state);
-    }
-
-    /** Stats straight from the container's cgroup (cheap); see {@link CgroupStatsReader}. */
-    public ContainerStats stats(TaskHandle handle) throws DriverException {
-        ContainerCgroup cgroup = ContainerCgroup.fromState(handle.driverState())
-                .orElseThrow(() -> new DriverException("task " + handle.taskId() + " has no cgroup in its handle", false));
-        try {
-            return new CgroupStatsReader(Path.of(engine.cgroupRoot())).read(cgroup);
-        } catch (IOException e) {
-            throw new DriverException("cannot read stats of task " + handle.taskId() + ": " + e.getMessage(), false, e);
-        }
     }
 
     /**

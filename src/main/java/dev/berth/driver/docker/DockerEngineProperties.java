@@ -12,12 +12,10 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param host              engine endpoint, e.g. {@code unix:///var/run/docker.sock} or {@code tcp://127.0.0.1:2375}
  * @param fingerprintPeriod how often the engine is pinged for the driver's health
  * @param pingTimeout       how long one health ping may take before the engine counts as unreachable
- * @param cgroupRoot        where the host's cgroup hierarchies are mounted (container stats are read there)
  */
 @ConfigurationProperties("berth.drivers.docker")
 public record DockerEngineProperties(
         @DefaultValue("unix:///var/run/docker.sock") String host,
         @DefaultValue("5s") Duration fingerprintPeriod,
-        @DefaultValue("2s") Duration pingTimeout,
-        @DefaultValue("/sys/fs/cgroup") String cgroupRoot) {
+        @DefaultValue("2s") Duration pingTimeout) {
 }

@@ -10,10 +10,13 @@ import java.util.UUID;
 
 import com.github.dockerjava.api.DockerClient;
 import com.github.dockerjava.api.model.Container;
+import org.assertj.core.data.Percentage;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.testcontainers.DockerClientFactory;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -71,6 +74,70 @@ class DockerAllocationDockerTest {
 
         await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> assertThat(engine.listContainersCmd().withShowAll(true)
                 .withLabelFilter(java.util.Map.of(DockerDriver.LABEL_ALLOC_ID, id)).exec()).isEmpty());
+    }
+
+    @Test
+    void dockerTaskStatsComeFromTheContainersCgroupThroughTheSharedCollector() throws Exception {
+        String id = UUID.randomUUID().toString();
+        // hold 64 MiB in a shell variable, then idle (a loop, not a final `sleep`, which ash would exec, dropping it)
+        String task = """
+                {"Name":"hog","Driver":"docker","Config":{"image":"berth-test/busybox:1","command":"sh",
+                  "args":["-c","x=$(head -c 67108864 /dev/zero | tr '\\\\0' a); echo holding; while :; do sleep 1; done"]},
+                 "Resources":{"CPU":100,"MemoryMB":256}}""";
+        String alloc = """
+                {"ID":"%s","Name":"s.app[0]","JobID":"s","AllocModifyIndex":1,"DesiredStatus":"run","TaskGroup":"app",
+                 "Job":{"ID":"s","Name":"s","Type":"service","TaskGroups":[{"Name":"app","Count":1,"Tasks":[%s]}]}}"""
+                .formatted(id, task);
+        assertThat(send("PUT", "/v1/client/allocation/" + id, alloc).statusCode()).isEqualTo(200);
+        await().atMost(Duration.ofSeconds(60)).untilAsserted(() ->
+                assertThat(send("GET", "/v1/client/fs/cat/" + id + "?path=alloc/logs/hog.stdout.0", null).body()).contains("holding"));
+        DockerClient engine = DockerClientFactory.instance().client();
+        String containerId = engine.listContainersCmd().withLabelFilter(java.util.Map.of(DockerDriver.LABEL_ALLOC_ID, id))
+                .exec().getFirst().getId();
+        try {
+            long processRss = rssAnonOfProcessesIn(java.nio.file.Path.of("/sys/fs/cgroup/memory/docker", containerId));
+            assertThat(processRss).isGreaterThanOrEqualTo(64L * 1024 * 1024);
+
+            await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
+                String body = send("GET", "/v1/client/allocation/" + id + "/stats", null).body();
+                JsonNode taskUsage = JsonMapper.builder().build().readTree(body).path("Tasks").path("hog");
+                assertThat(taskUsage.isObject()).as(body).isTrue();
+                JsonNode memory = taskUsage.get("ResourceUsage").get("MemoryStats");
+                // the cgroup v1 list (docs/stats.md), not the /proc fallback's ["RSS","Swap"], and no per-pid entries
+                assertThat(memory.get("Measured").toString()).isEqualTo(
+                        "[\"RSS\",\"Cache\",\"Swap\",\"Mapped File\",\"Usage\",\"Max Usage\",\"Kernel Usage\",\"Kernel Max Usage\"]");
+                assertThat(taskUsage.get("Pids").isNull()).isTrue();
+                assertThat((double) memory.get("RSS").asLong()).isCloseTo((double) processRss, Percentage.withPercentage(10));
+                assertThat(memory.get("Usage").asLong()).isGreaterThanOrEqualTo(memory.get("RSS").asLong());
+                assertThat(memory.get("MaxUsage").asLong()).isGreaterThanOrEqualTo(memory.get("Usage").asLong());
+                JsonNode cpu = taskUsage.get("ResourceUsage").get("CpuStats");
+                assertThat(cpu.get("Measured").toString())
+                        .isEqualTo("[\"System Mode\",\"User Mode\",\"Throttled Periods\",\"Throttled Time\",\"Percent\"]");
+            });
+            String scrape = send("GET", "/actuator/prometheus", null).body();
+            String workingSet = scrape.lines().filter(line -> line.startsWith("berth_task_memory_working_set_bytes{")
+                    && line.contains("alloc_id=\"" + id + "\"")).findFirst().orElseThrow();
+            assertThat(Double.parseDouble(workingSet.substring(workingSet.lastIndexOf(' ') + 1)))
+                    .isGreaterThanOrEqualTo(processRss * 0.9);
+            assertThat(scrape).contains("berth_task_cpu_usage_seconds_total{alloc_id=\"" + id + "\"");
+        } finally {
+            send("DELETE", "/v1/client/allocation/" + id, null);
+        }
+        await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> assertThat(engine.listContainersCmd().withShowAll(true)
+                .withLabelFilter(java.util.Map.of(DockerDriver.LABEL_ALLOC_ID, id)).exec()).isEmpty());
+    }
+
+    /** Sums RssAnon over the processes in a memory cgroup, read from /proc: the cgroup's rss counts the same pages. */
+    private static long rssAnonOfProcessesIn(java.nio.file.Path memoryCgroup) throws Exception {
+        long total = 0;
+        for (String pid : java.nio.file.Files.readAllLines(memoryCgroup.resolve("cgroup.procs"))) {
+            for (String line : java.nio.file.Files.readAllLines(java.nio.file.Path.of("/proc", pid.trim(), "status"))) {
+                if (line.startsWith("RssAnon:")) {
+                    total += Long.parseLong(line.replaceAll("\\D", "")) * 1024;
+                }
+            }
+        }
+        return total;
     }
 
     private HttpResponse<String> send(String method, String path, String body) throws Exception {

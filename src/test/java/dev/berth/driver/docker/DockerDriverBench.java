@@ -16,7 +16,7 @@ import dev.berth.driver.TaskHandle;
 
 /**
  * Not a test: a measurement tool run by bench/docker-bench.sh against the local engine. Prints docker start latency
- * through the driver and the cost of one container stats sample from the cgroup vs the engine's stats call.
+ * through the driver and the cost of the engine's stats call (why container stats come from the cgroup files instead).
  */
 public final class DockerDriverBench {
 
@@ -60,18 +60,7 @@ public final class DockerDriverBench {
             for (int i = 0; i < n; i++) {
                 handles.add(driver.start(DockerTestTasks.shell(root, "while :; do sleep 1; done", 64, 100)));
             }
-            int rounds = 2000;
-            for (int warm = 0; warm < 2; warm++) {
-                long t0 = System.nanoTime();
-                for (int r = 0; r < rounds; r++) {
-                    for (TaskHandle handle : handles) {
-                        driver.stats(handle);
-                    }
-                }
-                double perSample = (System.nanoTime() - t0) / 1e3 / rounds / n;
-                System.out.printf("%s cgroup sample per container: %.1f µs (%d containers x %d rounds)%n",
-                        warm == 0 ? "cold" : "warm", perSample, n, rounds);
-            }
+            // the cgroup side is the shared stats readers now: see TaskSampleBenchmark (docs/benchmarks-stats.md)
             DockerClient client = DockerClients.create(DockerTestTasks.LOCAL_ENGINE, Duration.ofSeconds(5), null);
             double[] engine = new double[3];
             for (int i = 0; i < engine.length; i++) {

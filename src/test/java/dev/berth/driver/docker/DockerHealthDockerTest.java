@@ -47,7 +47,7 @@ class DockerHealthDockerTest {
     @Test
     void healthFollowsTheEngineGoingAwayAndComingBack() throws Exception {
         DockerDriver driver = new DockerDriver(true, "never",
-                new DockerEngineProperties("unix://" + socket, Duration.ofSeconds(5), Duration.ofSeconds(1), "/sys/fs/cgroup"),
+                new DockerEngineProperties("unix://" + socket, Duration.ofSeconds(5), Duration.ofSeconds(1)),
                 Clock.systemUTC());
         try (driver) {
             assertThat(driver.fingerprint()).isEqualTo(unreachable());
@@ -72,7 +72,7 @@ class DockerHealthDockerTest {
     @Test
     void disabledDriverIsUndetectedWithoutTouchingTheEngine() {
         DockerDriver driver = new DockerDriver(false, "never",
-                new DockerEngineProperties("unix://" + socket, Duration.ofSeconds(5), Duration.ofSeconds(1), "/sys/fs/cgroup"),
+                new DockerEngineProperties("unix://" + socket, Duration.ofSeconds(5), Duration.ofSeconds(1)),
                 Clock.systemUTC());
         try (driver) {
             assertThat(driver.fingerprint()).isEqualTo(DriverFingerprint.disabled());

@@ -21,7 +21,7 @@ final class DockerTestTasks {
     }
 
     static DockerEngineProperties engine(String host) {
-        return new DockerEngineProperties(host, Duration.ofSeconds(5), Duration.ofSeconds(2), "/sys/fs/cgroup");
+        return new DockerEngineProperties(host, Duration.ofSeconds(5), Duration.ofSeconds(2));
     }
 
     static DockerDriver driver() {
