@@ -42,6 +42,8 @@ import dev.berth.driver.TaskNotFoundException;
  */
 public class MockDriver implements TaskDriver, AutoCloseable {
 
+    private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(MockDriver.class);
+
     public static final String NAME = "mock_driver";
 
     private final boolean enabled;
@@ -139,11 +141,17 @@ public class MockDriver implements TaskDriver, AutoCloseable {
         // One pending timer per stream at a time (not `times` timers up front): a large repeat count costs nothing.
         long periodNanos = Math.max(1, every.toNanos());
         task.timers.add(scheduler.schedule(() -> {
-            if (!task.exit.isDone()) {
-                write(path, text);
-                task.timers.removeIf(java.util.concurrent.Future::isDone);
-                repeat(task, path, text, times - 1, every);
+            if (task.exit.isDone()) {
+                return;
             }
+            try {
+                write(path, text);
+            } catch (RuntimeException ex) {
+                // Periodic work re-arms even when one write fails (e.g. the log directory was removed for a moment).
+                log.warn("mock_driver task {}: writing {} failed: {}", task.handle.taskId(), path, ex.getMessage());
+            }
+            task.timers.removeIf(java.util.concurrent.Future::isDone);
+            repeat(task, path, text, times - 1, every);
         }, periodNanos, TimeUnit.NANOSECONDS));
     }
 

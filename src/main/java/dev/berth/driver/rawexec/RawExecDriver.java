@@ -103,6 +103,9 @@ public class RawExecDriver implements TaskDriver, AutoCloseable {
         if (!enabled) {
             throw new DriverException("raw_exec is disabled", false);
         }
+        if (tools.setsid() == null) {
+            throw new DriverException("raw_exec needs setsid (util-linux), which this host does not have", false);
+        }
         RawExecTaskConfig cfg;
         try {
             cfg = RawExecTaskConfig.parse(task.config());
