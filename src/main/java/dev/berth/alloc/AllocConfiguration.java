@@ -92,13 +92,19 @@ class AllocConfiguration {
         var env = System.getenv();
         AllocRunnerContext ctx = new AllocRunnerContext(props.allocDir().toAbsolutePath(), store,
                 name -> drivers.driver(name).orElseThrow(), allocHooks, taskHooks.orderedStream().toList(), clock, Sleeper.REAL, maxKill,
-                (alloc, task, restored) -> RestartTracking.of(new RestartTracker(task.restartPolicy().toPolicy(), alloc.job().type(),
-                        task.hook(), task.sidecar(), clock, random)),
+                (alloc, task, restored) -> RestartTracking.of(RestoredCounters.apply(new RestartTracker(task.restartPolicy().toPolicy(),
+                        alloc.job().type(), task.hook(), task.sidecar(), clock, random), restored)),
                 hc -> TaskEnvironment.build(hc.alloc(), hc.group(), hc.task(), new AllocDir(props.allocDir().toAbsolutePath(), hc.alloc().id()),
                         dc, env),
                 listener);
         manager.init(ctx, metrics);
         return manager;
+    }
+
+    /** Start-up reconciliation and restore of persisted allocations (issue 7), before the API accepts traffic. */
+    @Bean
+    SmartLifecycle allocRestorer(AllocManager manager, AllocStateStore store, DriverManager drivers, MeterRegistry registry) {
+        return new AllocRestorer(manager, new Reconciler(store, drivers), registry);
     }
 
     /** Agent shutdown ends every runner thread; tasks keep running (stop ≠ kill). */

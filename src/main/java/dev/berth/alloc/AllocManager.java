@@ -290,6 +290,34 @@ public class AllocManager {
         }
     }
 
+    /**
+     * Restores every persisted (not destroyed) allocation after an agent restart (issue 7): ports are re-taken, a runner
+     * is created per alloc and its tasks are reattached through their drivers. Called once at start-up, before the API
+     * accepts traffic. Returns the number of allocations restored.
+     */
+    public int restore() {
+        int n = 0;
+        synchronized (admissionLock) {
+            for (AllocRecord rec : store.allocs()) {
+                if (runners.containsKey(rec.id())) {
+                    continue;
+                }
+                try {
+                    if (!rec.spec().desiredTerminal() && !ClientStatus.terminal(rec.clientStatus())) {
+                        ports.restore(rec.id(), AllocRestorer.portsOf(rec.spec()));
+                    }
+                    AllocRunner runner = new AllocRunner(runnerContext, rec);
+                    runners.put(rec.id(), runner);
+                    runner.restore(store.taskStates(rec.id()));
+                    n++;
+                } catch (RuntimeException e) {
+                    log.error("could not restore allocation: alloc={}", rec.id(), e);
+                }
+            }
+        }
+        return n;
+    }
+
     Collection<AllocRunner> runners() {
         return runners.values();
     }

@@ -59,6 +59,8 @@ public final class AllocRunner {
     private volatile AllocRecord record;
     // set on the alloc thread once a sibling/leader kill was started
     private volatile boolean groupKilled;
+    // set by restore() before the run loop starts (issue 7)
+    private volatile boolean restored;
 
     public AllocRunner(AllocRunnerContext ctx, AllocRecord initial) {
         this.ctx = ctx;
@@ -112,7 +114,9 @@ public final class AllocRunner {
 
     private void run() {
         try {
-            if (!record.spec().desiredTerminal()) {
+            if (restored) {
+                runRestored();
+            } else if (!record.spec().desiredTerminal()) {
                 if (prerun()) {
                     tasks.values().forEach(TaskRunner::start);
                 }
@@ -129,6 +133,33 @@ public final class AllocRunner {
         } finally {
             runDone.complete(null);
         }
+    }
+
+    /**
+     * Restores the alloc after an agent restart (issue 7): every task runner picks up its persisted state and driver handle
+     * (see {@link TaskRunner#restoreFrom}), then the run loop starts. A terminal alloc stays terminal; one that was being
+     * stopped when the agent went down has its remaining tasks killed.
+     */
+    public void restore(Map<String, TaskState> storedStates) {
+        for (Map.Entry<String, TaskRunner> e : tasks.entrySet()) {
+            e.getValue().restoreFrom(storedStates.get(e.getKey()),
+                    ctx.store().taskLocalState(id(), e.getKey()).orElse(null));
+        }
+        restored = true;
+        start();
+    }
+
+    private void runRestored() throws InterruptedException {
+        boolean live = !record.spec().desiredTerminal() && !ClientStatus.terminal(record.clientStatus());
+        // Nomad's shouldRun: prerun hooks (alloc dir, …) only for an alloc that should run; they are idempotent.
+        if (live && !prerun()) {
+            return;
+        }
+        tasks.values().forEach(TaskRunner::start);
+        if (record.spec().desiredTerminal()) {
+            killTasks("alloc stopped");
+        }
+        loopUntilTasksDone();
     }
 
     private boolean prerun() {

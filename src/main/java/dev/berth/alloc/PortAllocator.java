@@ -105,6 +105,11 @@ public final class PortAllocator {
         return true;
     }
 
+    /** Marks ports a restored alloc already holds as taken (issue 7: after an agent restart). No bind check: its tasks use them. */
+    public synchronized void restore(String allocId, java.util.Collection<Integer> ports) {
+        ports.forEach(p -> used.put(p, allocId));
+    }
+
     /** Frees every port of the alloc. Idempotent. */
     public synchronized void release(String allocId) {
         used.values().removeIf(allocId::equals);

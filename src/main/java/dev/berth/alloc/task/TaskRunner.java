@@ -62,6 +62,8 @@ public final class TaskRunner {
     private CompletableFuture<Boolean> restartSignal = new CompletableFuture<>();
     private CompletableFuture<Void> restartAck = new CompletableFuture<>();
     private String killReason;
+    // set once before start() when the runner picks up a persisted task (issue 7); see TaskRestore
+    private volatile TaskRestore.Stored restoring;
 
     public TaskRunner(TaskRunnerContext ctx) {
         this.ctx = ctx;
@@ -89,6 +91,10 @@ public final class TaskRunner {
     /** Emits {@code Received} and starts the run loop on a virtual thread. Called once. */
     public void start() {
         if (!started.compareAndSet(false, true)) {
+            return;
+        }
+        if (restoring != null) {
+            startRestored(restoring);
             return;
         }
         emit(TaskEvent.received(ctx.clock().instant()));
@@ -125,6 +131,11 @@ public final class TaskRunner {
             }
             return;
         }
+        startLoop();
+    }
+
+    /** Starts the task and handles its exits until it is dead, killed or the agent shuts down (after the start gate). */
+    private void startLoop() throws InterruptedException {
         while (true) {
             if (killSignal.isDone()) {
                 markKilledBeforeStart();
@@ -403,6 +414,80 @@ public final class TaskRunner {
     private void markKilledBeforeStart() {
         var now = ctx.clock().instant();
         update(s -> s.dead() ? s : s.withEvent(TaskEvent.killed(now, null)).withState(TaskState.DEAD, now));
+    }
+
+    // ---- restore after an agent restart (issue 7); the logic lives in TaskRestore ----
+
+    /**
+     * Makes {@link #start()} pick up a persisted task instead of starting a new one: no {@code Received} event, the stored
+     * state and hook done-flags come back, a stored driver handle is recovered (a recovered task gets no new
+     * {@code Started} event and is not restarted), a dead task stays dead. Must be called before {@link #start()}.
+     */
+    public void restoreFrom(TaskState stored, dev.berth.alloc.TaskLocalState local) {
+        if (started.get()) {
+            throw new IllegalStateException("restoreFrom must be called before start");
+        }
+        restoring = new TaskRestore.Stored(stored == null ? TaskState.initial() : stored,
+                local == null ? dev.berth.alloc.TaskLocalState.empty() : local);
+    }
+
+    private void startRestored(TaskRestore.Stored stored) {
+        prestartDone.addAll(stored.local().prestartDone());
+        synchronized (stateLock) {
+            state = stored.state();
+        }
+        ctx.coordinator().taskStateChanged(name(), stored.state());
+        ctx.listener().taskStateChanged(name(), stored.state());
+        if (stored.state().dead()) {
+            done.complete(null);
+            return;
+        }
+        Thread.ofVirtual().name("berth-task-" + shortId() + "-" + name()).start(() -> {
+            try {
+                runRestored(stored);
+                if (!shutdownSignal.isDone() || killSignal.isDone()) {
+                    runStopHooks();
+                    persistLocal(true);
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } catch (RuntimeException e) {
+                log.error("restored task runner crashed: alloc={} task={}", ctx.alloc().id(), name(), e);
+            } finally {
+                done.complete(null);
+            }
+        });
+    }
+
+    private void runRestored(TaskRestore.Stored stored) throws InterruptedException {
+        TaskHandle persisted = stored.local().handle();
+        if (persisted == null) {
+            // Never started, or between runs (restart delay, or a crash before the handle was written; reconciliation
+            // killed any such process): start it as usual, behind the gate.
+            runLoop();
+            return;
+        }
+        TaskRestore.Recovered recovered = TaskRestore.recover(ctx.driver(), persisted);
+        CompletableFuture<ExitResult> exit;
+        if (recovered.handle() != null) {
+            synchronized (stateLock) {
+                handle = recovered.handle();
+                restartSignal = new CompletableFuture<>();
+                restartAck = new CompletableFuture<>();
+            }
+            // Nomad: a recovered handle appends no Started event; it only persists running.
+            var now = ctx.clock().instant();
+            // A task persisted as pending with a handle crashed between start and its Started event: it gets that event now.
+            update(s -> s.running() ? s : s.withEvent(TaskEvent.started(now)).withState(TaskState.RUNNING, now));
+            persistLocal(false);
+            exit = ctx.driver().waitTask(recovered.handle());
+        } else {
+            log.info("task of a persisted handle is gone, treating it as exited: alloc={} task={}", ctx.alloc().id(), name());
+            exit = CompletableFuture.completedFuture(recovered.lostExit());
+        }
+        if (waitAndHandleExit(exit)) {
+            startLoop();
+        }
     }
 
     // ---- control from other threads ----
