@@ -101,13 +101,13 @@ class AllocConfiguration {
         return manager;
     }
 
-    /** Start-up reconciliation and restore of persisted allocations (issue 7), before the API accepts traffic. */
+    /** Crash reconciliation (issue 7): kills task processes no persisted handle accounts for, before allocs are restored. */
     @Bean
-    SmartLifecycle allocRestorer(AllocManager manager, AllocStateStore store, DriverManager drivers, MeterRegistry registry) {
-        return new AllocRestorer(manager, new Reconciler(store, drivers), registry);
+    SmartLifecycle allocReconciler(AllocStateStore store, DriverManager drivers, MeterRegistry registry) {
+        return new AllocRestorer(new Reconciler(store, drivers), registry);
     }
 
-    /** Agent shutdown ends every runner thread; tasks keep running (stop ≠ kill). */
+    /** Restores allocs at start; agent shutdown ends every runner thread, tasks keep running (stop ≠ kill). */
     @Bean
     SmartLifecycle allocShutdownLifecycle(AllocManager manager) {
         return new SmartLifecycle() {
@@ -115,7 +115,14 @@ class AllocConfiguration {
 
             @Override
             public void start() {
+                manager.restore();
                 running = true;
+            }
+
+            /** Before the web server starts (API ready after restore), stopped after it. */
+            @Override
+            public int getPhase() {
+                return 0;
             }
 
             @Override

@@ -278,6 +278,26 @@ public class AllocManager {
         return runner(id).destroy();
     }
 
+    /**
+     * Agent start: recreates a runner for every stored allocation; running tasks are re-attached through their persisted
+     * driver handles, terminal allocs only keep their final state. Ports are claimed again.
+     */
+    public void restore() {
+        for (AllocRecord rec : store.allocs()) {
+            try {
+                AllocationSpec spec = rec.spec();
+                ports.claim(spec.id(), spec.group().orElseThrow().networks());
+                spec.group().orElseThrow().tasks().forEach(t -> ports.claim(spec.id(), t.resources() == null ? null : t.resources().networks()));
+                AllocRunner runner = new AllocRunner(runnerContext, rec, true);
+                runners.put(spec.id(), runner);
+                runner.start();
+                log.info("restored allocation: alloc={} status={}", spec.id(), rec.clientStatus());
+            } catch (RuntimeException e) {
+                log.error("cannot restore allocation: alloc={}", rec.id(), e);
+            }
+        }
+    }
+
     /** Agent shutdown: ends every runner thread promptly; tasks keep running. */
     public void shutdown(Duration wait) {
         try (var exec = Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("berth-shutdown-", 0).factory())) {
@@ -288,34 +308,6 @@ public class AllocManager {
                 });
             }
         }
-    }
-
-    /**
-     * Restores every persisted (not destroyed) allocation after an agent restart (issue 7): ports are re-taken, a runner
-     * is created per alloc and its tasks are reattached through their drivers. Called once at start-up, before the API
-     * accepts traffic. Returns the number of allocations restored.
-     */
-    public int restore() {
-        int n = 0;
-        synchronized (admissionLock) {
-            for (AllocRecord rec : store.allocs()) {
-                if (runners.containsKey(rec.id())) {
-                    continue;
-                }
-                try {
-                    if (!rec.spec().desiredTerminal() && !ClientStatus.terminal(rec.clientStatus())) {
-                        ports.restore(rec.id(), AllocRestorer.portsOf(rec.spec()));
-                    }
-                    AllocRunner runner = new AllocRunner(runnerContext, rec);
-                    runners.put(rec.id(), runner);
-                    runner.restore(store.taskStates(rec.id()));
-                    n++;
-                } catch (RuntimeException e) {
-                    log.error("could not restore allocation: alloc={}", rec.id(), e);
-                }
-            }
-        }
-        return n;
     }
 
     Collection<AllocRunner> runners() {

@@ -59,21 +59,27 @@ public final class AllocRunner {
     private volatile AllocRecord record;
     // set on the alloc thread once a sibling/leader kill was started
     private volatile boolean groupKilled;
-    // set by restore() before the run loop starts (issue 7)
-    private volatile boolean restored;
 
     public AllocRunner(AllocRunnerContext ctx, AllocRecord initial) {
+        this(ctx, initial, false);
+    }
+
+    /** With {@code restoring}, task states and handles are loaded from the store and running tasks are re-attached. */
+    public AllocRunner(AllocRunnerContext ctx, AllocRecord initial, boolean restoring) {
         this.ctx = ctx;
         this.record = initial;
         AllocationSpec spec = initial.spec();
         this.dir = new AllocDir(ctx.allocsRoot(), spec.id());
         this.group = spec.group().orElseThrow(() -> new IllegalArgumentException("task group not in job"));
         TaskCoordinator coordinator = new TaskCoordinator(group.tasks());
+        var storedStates = restoring ? ctx.store().taskStates(spec.id()) : java.util.Map.<String, TaskState>of();
         for (TaskSpec task : group.tasks()) {
-            var restored = ctx.store().taskLocalState(spec.id(), task.name()).map(TaskLocalState::restarts).orElse(null);
+            TaskLocalState local = restoring ? ctx.store().taskLocalState(spec.id(), task.name()).orElse(null) : null;
+            TaskState restoredState = restoring ? storedStates.getOrDefault(task.name(), TaskState.initial()) : null;
+            var restored = local == null ? null : local.restarts();
             var trCtx = new TaskRunnerContext(spec, group, task, dir, ctx.drivers().apply(task.driver()), ctx.taskHooks(), ctx.store(),
                     ctx.trackers().create(spec, task, restored), coordinator, ctx.clock(), ctx.sleeper(), ctx.maxKillTimeout(),
-                    ctx.envBuilder(), new TaskEvents(task.name()));
+                    ctx.envBuilder(), new TaskEvents(task.name()), restoredState, local);
             tasks.put(task.name(), new TaskRunner(trCtx));
         }
     }
@@ -114,9 +120,7 @@ public final class AllocRunner {
 
     private void run() {
         try {
-            if (restored) {
-                runRestored();
-            } else if (!record.spec().desiredTerminal()) {
+            if (!record.spec().desiredTerminal()) {
                 if (prerun()) {
                     tasks.values().forEach(TaskRunner::start);
                 }
@@ -133,33 +137,6 @@ public final class AllocRunner {
         } finally {
             runDone.complete(null);
         }
-    }
-
-    /**
-     * Restores the alloc after an agent restart (issue 7): every task runner picks up its persisted state and driver handle
-     * (see {@link TaskRunner#restoreFrom}), then the run loop starts. A terminal alloc stays terminal; one that was being
-     * stopped when the agent went down has its remaining tasks killed.
-     */
-    public void restore(Map<String, TaskState> storedStates) {
-        for (Map.Entry<String, TaskRunner> e : tasks.entrySet()) {
-            e.getValue().restoreFrom(storedStates.get(e.getKey()),
-                    ctx.store().taskLocalState(id(), e.getKey()).orElse(null));
-        }
-        restored = true;
-        start();
-    }
-
-    private void runRestored() throws InterruptedException {
-        boolean live = !record.spec().desiredTerminal() && !ClientStatus.terminal(record.clientStatus());
-        // Nomad's shouldRun: prerun hooks (alloc dir, …) only for an alloc that should run; they are idempotent.
-        if (live && !prerun()) {
-            return;
-        }
-        tasks.values().forEach(TaskRunner::start);
-        if (record.spec().desiredTerminal()) {
-            killTasks("alloc stopped");
-        }
-        loopUntilTasksDone();
     }
 
     private boolean prerun() {

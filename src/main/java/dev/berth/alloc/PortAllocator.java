@@ -105,9 +105,18 @@ public final class PortAllocator {
         return true;
     }
 
-    /** Marks ports a restored alloc already holds as taken (issue 7: after an agent restart). No bind check: its tasks use them. */
-    public synchronized void restore(String allocId, java.util.Collection<Integer> ports) {
-        ports.forEach(p -> used.put(p, allocId));
+    /** Re-claims ports an alloc already holds (restore after an agent restart): its own task may be bound to them. */
+    public synchronized void claim(String allocId, List<NetworkSpec> networks) {
+        if (networks == null) {
+            return;
+        }
+        for (NetworkSpec n : networks) {
+            for (List<NetworkSpec.PortSpec> list : java.util.Arrays.asList(n.reservedPorts(), n.dynamicPorts())) {
+                if (list != null) {
+                    list.stream().filter(p -> p.value() != null).forEach(p -> used.put(p.value(), allocId));
+                }
+            }
+        }
     }
 
     /** Frees every port of the alloc. Idempotent. */

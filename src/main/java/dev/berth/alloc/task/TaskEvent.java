@@ -44,6 +44,7 @@ public record TaskEvent(String type, Instant time, String message, Map<String, S
     public static final String LEADER_DEAD = "Leader Task Dead";
     public static final String MAIN_DEAD = "Main Tasks Dead";
     public static final String HOOK_FAILED = "Task hook failed";
+    public static final String FAILED_RESTORING = "Failed Restoring Task";
     public static final String BUILDING_TASK_DIR = "Building Task Directory";
 
     public TaskEvent {
@@ -129,6 +130,10 @@ public record TaskEvent(String type, Instant time, String message, Map<String, S
         return of(HOOK_FAILED, now, msg, Map.of("message", msg), false);
     }
 
+    public static TaskEvent failedRestoring(Instant now, String error) {
+        return of(FAILED_RESTORING, now, error, Map.of("message", error), false);
+    }
+
     public static TaskEvent siblingFailed(Instant now, String sibling) {
         return of(SIBLING_FAILED, now, "", Map.of("failed_sibling", sibling), false);
     }
@@ -150,6 +155,7 @@ public record TaskEvent(String type, Instant time, String message, Map<String, S
         return switch (type) {
             case RECEIVED -> "Task received by client";
             case TASK_SETUP, HOOK_FAILED -> message;
+            case FAILED_RESTORING -> "failed to restore task: " + message;
             case STARTED -> "Task started by client";
             case TERMINATED -> {
                 StringBuilder sb = new StringBuilder("Exit Code: ").append(exitCode);

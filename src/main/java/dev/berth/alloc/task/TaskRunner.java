@@ -62,14 +62,16 @@ public final class TaskRunner {
     private CompletableFuture<Boolean> restartSignal = new CompletableFuture<>();
     private CompletableFuture<Void> restartAck = new CompletableFuture<>();
     private String killReason;
-    // set once before start() when the runner picks up a persisted task (issue 7); see TaskRestore
-    private volatile TaskRestore.Stored restoring;
 
     public TaskRunner(TaskRunnerContext ctx) {
         this.ctx = ctx;
         this.hookContext = new TaskHookContext(ctx.alloc(), ctx.group(), ctx.task(), ctx.allocDir().path(),
                 ctx.allocDir().taskDir(ctx.task().name()), ctx.driver(), this::emit);
-        this.state = TaskState.initial();
+        this.state = ctx.restoredState() != null ? ctx.restoredState() : TaskState.initial();
+        if (ctx.restoredLocal() != null) {
+            prestartDone.addAll(ctx.restoredLocal().prestartDone());
+        }
+        ctx.coordinator().taskStateChanged(ctx.task().name(), state);
         killSignal.whenComplete((v, e) -> ctx.coordinator().wake());
         shutdownSignal.whenComplete((v, e) -> ctx.coordinator().wake());
     }
@@ -93,11 +95,9 @@ public final class TaskRunner {
         if (!started.compareAndSet(false, true)) {
             return;
         }
-        if (restoring != null) {
-            startRestored(restoring);
-            return;
+        if (ctx.restoredState() == null) {
+            emit(TaskEvent.received(ctx.clock().instant()));
         }
-        emit(TaskEvent.received(ctx.clock().instant()));
         if (killSignal.isDone()) {
             markKilledBeforeStart();
             done.complete(null);
@@ -125,6 +125,20 @@ public final class TaskRunner {
     }
 
     private void runLoop() throws InterruptedException {
+        if (ctx.restoredState() != null) {
+            switch (restore()) {
+                case DONE -> {
+                    return;
+                }
+                case RESTARTED -> {
+                    startLoop();
+                    return;
+                }
+                case NOT_STARTED -> {
+                    // pending before the agent stopped: through the gate as usual
+                }
+            }
+        }
         if (!ctx.coordinator().awaitStart(name(), List.of(killSignal, shutdownSignal))) {
             if (!shutdownSignal.isDone() || killSignal.isDone()) {
                 markKilledBeforeStart();
@@ -134,7 +148,44 @@ public final class TaskRunner {
         startLoop();
     }
 
-    /** Starts the task and handles its exits until it is dead, killed or the agent shuts down (after the start gate). */
+    private enum Restore { DONE, RESTARTED, NOT_STARTED }
+
+    /**
+     * Picks a task up after an agent restart: a dead task stays dead; a running one is re-attached through
+     * {@link dev.berth.driver.TaskDriver#recover} without a new Started event and then waited on as usual. A task the
+     * driver cannot find counts as failed ({@code Failed Restoring Task}) and follows its restart policy.
+     */
+    private Restore restore() throws InterruptedException {
+        TaskState restored = state();
+        if (restored.dead()) {
+            return Restore.DONE;
+        }
+        TaskHandle h = ctx.restoredLocal() == null ? null : ctx.restoredLocal().handle();
+        // Any persisted handle is recovered, also for a task still pending: it crashed between starting the process and
+        // its Started event (issue 7); starting it again would run it twice.
+        if (h == null) {
+            return Restore.NOT_STARTED;
+        }
+        try {
+            TaskHandle recovered = ctx.driver().recover(h);
+            synchronized (stateLock) {
+                handle = recovered;
+                restartSignal = new CompletableFuture<>();
+                restartAck = new CompletableFuture<>();
+            }
+            persistLocal(false);
+            if (!restored.running()) {
+                var now = ctx.clock().instant();
+                update(s -> s.withEvent(TaskEvent.started(now)).withState(TaskState.RUNNING, now));
+            }
+            return waitAndHandleExit(ctx.driver().waitTask(recovered)) ? Restore.RESTARTED : Restore.DONE;
+        } catch (DriverException e) {
+            emit(TaskEvent.failedRestoring(ctx.clock().instant(), e.getMessage()));
+            ctx.tracker().setExitResult(new ExitResult(0, 0, false, "failed to restore task: " + e.getMessage()));
+            return afterExit() ? Restore.RESTARTED : Restore.DONE;
+        }
+    }
+
     private void startLoop() throws InterruptedException {
         while (true) {
             if (killSignal.isDone()) {
@@ -414,80 +465,6 @@ public final class TaskRunner {
     private void markKilledBeforeStart() {
         var now = ctx.clock().instant();
         update(s -> s.dead() ? s : s.withEvent(TaskEvent.killed(now, null)).withState(TaskState.DEAD, now));
-    }
-
-    // ---- restore after an agent restart (issue 7); the logic lives in TaskRestore ----
-
-    /**
-     * Makes {@link #start()} pick up a persisted task instead of starting a new one: no {@code Received} event, the stored
-     * state and hook done-flags come back, a stored driver handle is recovered (a recovered task gets no new
-     * {@code Started} event and is not restarted), a dead task stays dead. Must be called before {@link #start()}.
-     */
-    public void restoreFrom(TaskState stored, dev.berth.alloc.TaskLocalState local) {
-        if (started.get()) {
-            throw new IllegalStateException("restoreFrom must be called before start");
-        }
-        restoring = new TaskRestore.Stored(stored == null ? TaskState.initial() : stored,
-                local == null ? dev.berth.alloc.TaskLocalState.empty() : local);
-    }
-
-    private void startRestored(TaskRestore.Stored stored) {
-        prestartDone.addAll(stored.local().prestartDone());
-        synchronized (stateLock) {
-            state = stored.state();
-        }
-        ctx.coordinator().taskStateChanged(name(), stored.state());
-        ctx.listener().taskStateChanged(name(), stored.state());
-        if (stored.state().dead()) {
-            done.complete(null);
-            return;
-        }
-        Thread.ofVirtual().name("berth-task-" + shortId() + "-" + name()).start(() -> {
-            try {
-                runRestored(stored);
-                if (!shutdownSignal.isDone() || killSignal.isDone()) {
-                    runStopHooks();
-                    persistLocal(true);
-                }
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            } catch (RuntimeException e) {
-                log.error("restored task runner crashed: alloc={} task={}", ctx.alloc().id(), name(), e);
-            } finally {
-                done.complete(null);
-            }
-        });
-    }
-
-    private void runRestored(TaskRestore.Stored stored) throws InterruptedException {
-        TaskHandle persisted = stored.local().handle();
-        if (persisted == null) {
-            // Never started, or between runs (restart delay, or a crash before the handle was written; reconciliation
-            // killed any such process): start it as usual, behind the gate.
-            runLoop();
-            return;
-        }
-        TaskRestore.Recovered recovered = TaskRestore.recover(ctx.driver(), persisted);
-        CompletableFuture<ExitResult> exit;
-        if (recovered.handle() != null) {
-            synchronized (stateLock) {
-                handle = recovered.handle();
-                restartSignal = new CompletableFuture<>();
-                restartAck = new CompletableFuture<>();
-            }
-            // Nomad: a recovered handle appends no Started event; it only persists running.
-            var now = ctx.clock().instant();
-            // A task persisted as pending with a handle crashed between start and its Started event: it gets that event now.
-            update(s -> s.running() ? s : s.withEvent(TaskEvent.started(now)).withState(TaskState.RUNNING, now));
-            persistLocal(false);
-            exit = ctx.driver().waitTask(recovered.handle());
-        } else {
-            log.info("task of a persisted handle is gone, treating it as exited: alloc={} task={}", ctx.alloc().id(), name());
-            exit = CompletableFuture.completedFuture(recovered.lostExit());
-        }
-        if (waitAndHandleExit(exit)) {
-            startLoop();
-        }
     }
 
     // ---- control from other threads ----

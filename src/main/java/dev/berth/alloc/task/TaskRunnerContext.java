@@ -18,11 +18,14 @@ import dev.berth.driver.TaskDriver;
  *
  * @param envBuilder     builds the base environment (built-ins, meta, host, task Env) before the hook envs
  * @param maxKillTimeout {@code berth.client.max-kill-timeout}
+ * @param restoredState  the persisted task state when the runner is restored after an agent restart, else null
+ * @param restoredLocal  the persisted local state (driver handle, hook done-flags) when restored, else null
  */
 public record TaskRunnerContext(AllocationSpec alloc, TaskGroupSpec group, TaskSpec task, AllocDir allocDir, TaskDriver driver,
                                 List<TaskHooks.TaskHook> hooks, AllocStateStore store, RestartTracking tracker,
                                 TaskCoordinator coordinator, Clock clock, Sleeper sleeper, Duration maxKillTimeout,
-                                Function<TaskHookContext, Map<String, String>> envBuilder, TaskListener listener) {
+                                Function<TaskHookContext, Map<String, String>> envBuilder, TaskListener listener,
+                                TaskState restoredState, dev.berth.alloc.TaskLocalState restoredLocal) {
 
     public TaskRunnerContext {
         hooks = List.copyOf(hooks);
