@@ -8,7 +8,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 TOTAL=${1:-2000}
 LATENCY_N=${2:-200}
-PORT=${PORT:-14646}
+PORT=${PORT:-$(python3 -c "import socket; s=socket.socket(); s.bind(('127.0.0.1',0)); print(s.getsockname()[1])")}
 PAR=${PAR:-8}
 JAVA=${JAVA:-/usr/lib/jvm/temurin-25-jdk-amd64/bin/java}
 DATA=$(mktemp -d /tmp/berth-bench-allocs.XXXXXX)
@@ -25,7 +25,13 @@ cleanup() {
   wait "$AGENT" 2>/dev/null || true
 }
 trap cleanup EXIT
-for _ in $(seq 1 120); do curl -sf "$BASE/actuator/health" >/dev/null && break; sleep 1; done
+for _ in $(seq 1 120); do
+  kill -0 "$AGENT" 2>/dev/null || { echo "agent exited:"; tail -20 "$DATA/agent.log"; exit 1; }
+  curl -sf "$BASE/actuator/health" >/dev/null && break; sleep 1
+done
+# make sure it is our agent answering (and not another one on the same port)
+curl -sf "$BASE/v1/client/allocations" >/dev/null || { echo "no allocation API on $BASE"; exit 1; }
+echo "agent pid $AGENT on $BASE, data $DATA"
 
 put() { # $1 = alloc id
   curl -s -o /dev/null -w '%{time_total}\n' -X PUT "$BASE/v1/client/allocation/$1" -H 'Content-Type: application/json' -d \
@@ -51,7 +57,9 @@ for _ in $(seq 1 600); do [ "$(running)" -ge "$TOTAL" ] 2>/dev/null && break; sl
 END=$(date +%s.%N)
 echo "running allocs: $(running) (submitted in $(echo "$END - $START" | bc) s)"
 echo "sleep processes of this agent: $(pgrep -f "$DATA" -c || true)"
-metric 'jvm_memory_used_bytes\{area="heap"' | awk '{s+=$2} END {printf "heap used: %.0f MB\n", s/1048576}'
+/usr/lib/jvm/temurin-25-jdk-amd64/bin/jcmd "$AGENT" GC.run >/dev/null 2>&1 || true; sleep 2
+metric 'jvm_memory_used_bytes\{area="heap"' | awk '{s+=$NF} END {printf "heap used: %.0f MB\n", s/1048576}'
+metric 'jvm_gc_live_data_size_bytes' | awk '{printf "live data after last GC: %.0f MB\n", $NF/1048576}'
 metric 'jvm_threads_live_threads'
 metric 'jvm_threads_daemon_threads'
 echo "agent RSS: $(($(ps -o rss= -p "$AGENT") / 1024)) MB"

@@ -56,7 +56,7 @@ class AllocConfiguration {
         PortAllocator ports = new PortAllocator(props.client().minDynamicPort(), props.client().maxDynamicPort(), random);
         Duration maxKill = props.client().maxKillTimeout();
         AllocManager manager = new AllocManager(store, drivers, capacity, ports, clock, maxKill);
-        AllocMetrics metrics = new AllocMetrics(registry, manager::runners, capacity, manager::allocated);
+        AllocMetrics metrics = new AllocMetrics(registry, manager::runners, capacity, manager::allocated, props.metrics().naming());
         var listener = new AllocRunnerContext.AllocListener() {
             @Override
             public void taskStarted(String allocId, String task) {

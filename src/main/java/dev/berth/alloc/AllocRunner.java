@@ -80,7 +80,10 @@ public final class AllocRunner {
             var trCtx = new TaskRunnerContext(spec, group, task, dir, ctx.drivers().apply(task.driver()), ctx.taskHooks(), ctx.store(),
                     ctx.trackers().create(spec, task, restored), coordinator, ctx.clock(), ctx.sleeper(), ctx.maxKillTimeout(),
                     ctx.envBuilder(), new TaskEvents(task.name()), restoredState, local);
-            tasks.put(task.name(), new TaskRunner(trCtx));
+            TaskRunner tr = new TaskRunner(trCtx);
+            // The run loop sleeps on its inbox: every event that matters wakes it (no busy polling with 2,000 allocs).
+            tr.done().whenComplete((v, e) -> inbox.offer(WAKE));
+            tasks.put(task.name(), tr);
         }
     }
 
@@ -163,7 +166,8 @@ public final class AllocRunner {
             if (tasks.values().stream().allMatch(tr -> tr.done().isDone())) {
                 return;
             }
-            Object msg = inbox.poll(1, TimeUnit.SECONDS);
+            // The timeout is only a safety net: task deaths, runner exits, updates and shutdown all post to the inbox.
+            Object msg = inbox.poll(30, TimeUnit.SECONDS);
             applyPendingUpdate();
             if (msg instanceof String deadTask) {
                 handleTaskDead(deadTask);
