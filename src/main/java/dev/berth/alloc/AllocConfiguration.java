@@ -5,7 +5,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.random.RandomGenerator;
 
-import io.micrometer.core.instrument.MeterRegistry;
 import oshi.SystemInfo;
 import oshi.hardware.CentralProcessor;
 
@@ -19,6 +18,7 @@ import dev.berth.alloc.task.RestartTracker;
 import dev.berth.alloc.task.RestartTracking;
 import dev.berth.alloc.task.Sleeper;
 import dev.berth.alloc.task.TaskHooks;
+import dev.berth.config.BerthMetrics;
 import dev.berth.config.BerthProperties;
 import dev.berth.driver.DriverManager;
 
@@ -51,12 +51,12 @@ class AllocConfiguration {
 
     @Bean
     AllocManager allocManager(AllocStateStore store, DriverManager drivers, NodeCapacity capacity, BerthProperties props, Clock clock,
-                              List<AllocHooks.AllocHook> allocHooks, ObjectProvider<TaskHooks.TaskHook> taskHooks, MeterRegistry registry) {
+                              List<AllocHooks.AllocHook> allocHooks, ObjectProvider<TaskHooks.TaskHook> taskHooks, BerthMetrics berthMetrics) {
         RandomGenerator random = RandomGenerator.getDefault();
         PortAllocator ports = new PortAllocator(props.client().minDynamicPort(), props.client().maxDynamicPort(), random);
         Duration maxKill = props.client().maxKillTimeout();
         AllocManager manager = new AllocManager(store, drivers, capacity, ports, clock, maxKill);
-        AllocMetrics metrics = new AllocMetrics(registry, manager::runners, capacity, manager::allocated, props.metrics().naming());
+        AllocMetrics metrics = new AllocMetrics(berthMetrics, manager::runners, capacity, manager::allocated);
         var listener = new AllocRunnerContext.AllocListener() {
             @Override
             public void taskStarted(String allocId, String task) {

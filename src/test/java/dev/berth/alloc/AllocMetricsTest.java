@@ -9,6 +9,7 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import dev.berth.config.BerthMetrics;
 import dev.berth.config.MetricsNaming;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -39,7 +40,8 @@ class AllocMetricsTest {
             r.start();
             await().until(() -> r.record().clientStatus().equals(ClientStatus.RUNNING));
             SimpleMeterRegistry prom = new SimpleMeterRegistry();
-            AllocMetrics pm = new AllocMetrics(prom, () -> List.of(r), CAPACITY, () -> new long[] {100, 64});
+            AllocMetrics pm = new AllocMetrics(new BerthMetrics(prom, MetricsNaming.PROMETHEUS, "h1", "n1", "dc1", ""), () -> List.of(r), CAPACITY,
+                    () -> new long[] {100, 64});
             pm.restarted();
             pm.started(Duration.ofMillis(120));
             pm.hook("task_dir", "prestart", 1_000_000);
@@ -53,14 +55,18 @@ class AllocMetricsTest {
             assertThat(prom.get("berth.client.hook.duration").tags("hook", "task_dir", "phase", "prestart").timer().count()).isEqualTo(1);
 
             SimpleMeterRegistry nomad = new SimpleMeterRegistry();
-            AllocMetrics nm = new AllocMetrics(nomad, () -> List.of(r), CAPACITY, () -> new long[] {100, 64}, MetricsNaming.NOMAD);
+            AllocMetrics nm = new AllocMetrics(new BerthMetrics(nomad, MetricsNaming.NOMAD, "h1", "n1", "dc1", ""), () -> List.of(r), CAPACITY,
+                    () -> new long[] {100, 64});
             nm.oomKilled();
             nm.hook("alloc_dir", "prerun", 1_000);
             assertThat(nomad.get("nomad.client.allocations.running").gauge().value()).isEqualTo(1);
             assertThat(nomad.get("nomad.client.allocations.terminal").gauge().value()).isZero();
             assertThat(nomad.get("nomad.client.unallocated.memory").gauge().value()).isEqualTo(8128);
             assertThat(nomad.get("nomad.client.allocs.oom_killed").counter().count()).isEqualTo(1);
-            assertThat(nomad.get("nomad.client.alloc_hook.prerun.elapsed").timer().count()).isEqualTo(1);
+            assertThat(nomad.get("nomad.client.alloc_hook.prerun.elapsed").tag("hook_name", "alloc_dir").tag("host", "h1").timer().count())
+                    .isEqualTo(1);
+            assertThat(nomad.get("nomad.client.allocations.running").tag("node_id", "n1").tag("node_class", "none").gauge()).isNotNull();
+            assertThat(nomad.find("berth.client.allocations").gauge()).isNull();
         }
     }
 }

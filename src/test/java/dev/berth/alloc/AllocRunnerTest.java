@@ -244,6 +244,24 @@ class AllocRunnerTest {
     }
 
     @Test
+    void queuedUpdatesCollapseToTheNewest() {
+        AllocRunner r = h.runner(alloc("a19", "service", null, task("t", Map.of("run_for", "1h"))));
+        r.start();
+        await().until(() -> r.taskStates().get("t").running());
+        AllocationSpec base = r.record().spec();
+        for (long index : new long[] {12, 14, 13}) {
+            Map<String, String> meta = Map.of("rev", Long.toString(index));
+            var job = new dev.berth.alloc.spec.JobSpec(base.job().id(), base.job().name(), base.job().type(), base.job().namespace(),
+                    base.job().region(), base.job().parentId(), meta, base.job().taskGroups());
+            r.update(new AllocationSpec(base.id(), base.name(), base.namespace(), base.jobId(), job, base.taskGroup(), "run", index, null, null));
+        }
+        await().until(() -> r.record().spec().modifyIndex() == 14);
+        assertThat(r.record().spec().job().meta()).containsEntry("rev", "14");
+        assertThat(h.store.alloc("a19").orElseThrow().spec().modifyIndex()).isEqualTo(14);
+        assertThat(r.taskStates().get("t").running()).isTrue();
+    }
+
+    @Test
     void destroyOfANeverStartedRunnerReturnsAndLeavesNoState() throws Exception {
         AllocRunner r = h.runner(alloc("a16", "service", null, task("t", Map.of("run_for", "1h"))));
         r.destroy().get(10, java.util.concurrent.TimeUnit.SECONDS);
