@@ -7,7 +7,6 @@ import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import dev.berth.alloc.spec.TaskSpec;
 import dev.berth.driver.DriverManager;
 import dev.berth.driver.TaskDriver;
 import dev.berth.driver.TaskHandle;
@@ -75,14 +74,9 @@ final class Reconciler {
     /** {@code driver:pid:startTicks} of every persisted handle of a stored allocation. */
     private Set<String> knownProcesses() {
         Set<String> known = new HashSet<>();
-        for (AllocRecord rec : store.allocs()) {
-            var group = rec.spec().group();
-            if (group.isEmpty()) {
-                continue;
-            }
-            for (TaskSpec t : group.get().tasks()) {
-                store.taskLocalState(rec.id(), t.name()).map(TaskLocalState::handle)
-                        .ifPresent(h -> known.add(key(h.driver(), h)));
+        for (TaskLocalState local : store.allTaskLocalStates().values()) {
+            if (local.handle() != null) {
+                known.add(key(local.handle().driver(), local.handle()));
             }
         }
         return known;
