@@ -103,7 +103,7 @@ class AllocConfiguration {
 
     /** Crash reconciliation (issue 7): kills task processes no persisted handle accounts for, before allocs are restored. */
     @Bean
-    SmartLifecycle allocReconciler(AllocStateStore store, DriverManager drivers, MeterRegistry registry) {
+    SmartLifecycle allocReconciler(AllocStateStore store, DriverManager drivers, io.micrometer.core.instrument.MeterRegistry registry) {
         return new AllocRestorer(new Reconciler(store, drivers), registry);
     }
 
