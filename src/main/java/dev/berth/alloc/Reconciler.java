@@ -1,12 +1,18 @@
 package dev.berth.alloc;
 
+import java.time.Clock;
+import java.time.Instant;
+import java.util.HashMap;
 import java.util.HashSet;
+import java.util.Map;
 import java.util.List;
 import java.util.Set;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import dev.berth.alloc.task.TaskEvent;
+import dev.berth.alloc.task.TaskState;
 import dev.berth.driver.DriverManager;
 import dev.berth.driver.TaskDriver;
 import dev.berth.driver.TaskHandle;
@@ -17,6 +23,9 @@ import dev.berth.driver.TaskHandle;
  * handle accounts for is killed: it was started just before a crash (its handle never written), belongs to an allocation
  * that was destroyed, or to a state database that was lost. The restore then starts such a task again where its
  * allocation still wants it, so no task ever runs twice and none is left running unknown.
+ *
+ * <p>A stopped allocation (desired stop or evict) keeps no process: the agent may have died between persisting the stop
+ * and killing its tasks, so its processes are killed too and its live tasks are recorded dead ({@code Killed}).
  *
  * <p>A process is identified by pid and start ticks together (a recycled pid has other start ticks).
  */
@@ -30,14 +39,24 @@ final class Reconciler {
 
     private final AllocStateStore store;
     private final DriverManager drivers;
+    private final Clock clock;
 
-    Reconciler(AllocStateStore store, DriverManager drivers) {
+    Reconciler(AllocStateStore store, DriverManager drivers, Clock clock) {
         this.store = store;
         this.drivers = drivers;
+        this.clock = clock;
     }
 
     Report reconcile() {
-        Set<String> known = knownProcesses();
+        // A stopped alloc (desired stop/evict) is restored without running its tasks: a process it still has (the agent
+        // died between persisting the stop and killing it) is not accounted for, so it is killed below.
+        Set<String> stopped = new HashSet<>();
+        for (AllocRecord rec : store.allocs()) {
+            if (rec.spec().desiredTerminal()) {
+                stopped.add(rec.id());
+            }
+        }
+        Set<String> known = knownProcesses(stopped);
         int live = 0;
         int kept = 0;
         int killed = 0;
@@ -68,17 +87,43 @@ final class Reconciler {
                 }
             }
         }
+        markStoppedTasksDead(stopped);
         return new Report(live, kept, killed, failed);
     }
 
+    /** Tasks of stopped allocs that were still live in the state are dead now (their processes were killed above). */
+    private void markStoppedTasksDead(Set<String> stopped) {
+        for (String id : stopped) {
+            Map<String, TaskState> states = store.taskStates(id);
+            if (states.values().stream().allMatch(TaskState::dead)) {
+                continue;
+            }
+            Instant now = clock.instant();
+            Map<String, TaskState> updated = new HashMap<>(states);
+            states.forEach((task, st) -> {
+                if (!st.dead()) {
+                    TaskState dead = st.withEvent(TaskEvent.killed(now, null)).withState(TaskState.DEAD, now);
+                    store.putTaskState(id, task, dead);
+                    updated.put(task, dead);
+                }
+            });
+            store.alloc(id).ifPresent(rec -> {
+                String[] status = ClientStatus.derive(updated.values());
+                store.putAlloc(rec.withStatus(status[0], status[1]));
+            });
+            log.info("tasks of a stopped allocation marked dead at start-up: alloc={}", id);
+        }
+    }
+
     /** {@code driver:pid:startTicks} of every persisted handle of a stored allocation. */
-    private Set<String> knownProcesses() {
+    private Set<String> knownProcesses(Set<String> stoppedAllocs) {
         Set<String> known = new HashSet<>();
-        for (TaskLocalState local : store.allTaskLocalStates().values()) {
-            if (local.handle() != null) {
+        store.allTaskLocalStates().forEach((allocAndTask, local) -> {
+            String allocId = allocAndTask.substring(0, allocAndTask.indexOf('/'));
+            if (local.handle() != null && !stoppedAllocs.contains(allocId)) {
                 known.add(key(local.handle().driver(), local.handle()));
             }
-        }
+        });
         return known;
     }
 

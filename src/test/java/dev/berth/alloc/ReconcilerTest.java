@@ -86,6 +86,31 @@ class ReconcilerTest {
         }
     }
 
+    static final java.time.Clock CLOCK = java.time.Clock.fixed(Instant.parse("2026-11-22T01:00:00Z"), java.time.ZoneOffset.UTC);
+
+    @Test
+    void aStoppedAllocKeepsNoProcessAndItsLiveTasksAreRecordedDead() {
+        InMemoryAllocStateStore store = new InMemoryAllocStateStore();
+        var spec = alloc("s1", "service", null, task("web", Map.of()));
+        var stopped = new dev.berth.alloc.spec.AllocationSpec(spec.id(), spec.name(), spec.namespace(), spec.jobId(), spec.job(),
+                spec.taskGroup(), "stop", 2L, null, spec.allocatedResources());
+        store.putAlloc(new AllocRecord(stopped, ClientStatus.RUNNING, "Tasks are running"));
+        var running = dev.berth.alloc.task.TaskState.initial().withState(dev.berth.alloc.task.TaskState.RUNNING, Instant.EPOCH);
+        store.putTaskState("s1", "web", running);
+        store.putTaskLocalState("s1", "web", new TaskLocalState(handle("s1/web", 100, 7), Set.of(), null, false));
+        HostDriver host = new HostDriver();
+        host.live.add(handle("unknown:1", 100, 7));
+
+        Reconciler.Report report = new Reconciler(store, new DriverManager(List.of(host)), CLOCK).reconcile();
+
+        assertThat(host.destroyed).containsExactly("100");
+        assertThat(report.killed()).isEqualTo(1);
+        var web = store.taskStates("s1").get("web");
+        assertThat(web.dead()).isTrue();
+        assertThat(web.events().getLast().type()).isEqualTo("Killed");
+        assertThat(store.alloc("s1").orElseThrow().clientStatus()).isEqualTo(ClientStatus.COMPLETE);
+    }
+
     static TaskHandle handle(String taskId, int pid, long ticks) {
         return new TaskHandle("raw_exec", taskId, Instant.EPOCH, Map.of("pid", Integer.toString(pid), "start_ticks", Long.toString(ticks)));
     }
@@ -103,7 +128,7 @@ class ReconcilerTest {
         host.live.add(handle("unknown:3", 100, 9));   // pid 100 recycled: other start ticks → not a1/web
         host.live.add(handle("unknown:4", 300, 1));   // a destroyed or forgotten alloc's task
 
-        Reconciler.Report report = new Reconciler(store, new DriverManager(List.of(host))).reconcile();
+        Reconciler.Report report = new Reconciler(store, new DriverManager(List.of(host)), CLOCK).reconcile();
 
         assertThat(host.destroyed).containsExactly("101", "100", "300");
         assertThat(report).isEqualTo(new Reconciler.Report(4, 1, 3, 0));
@@ -113,7 +138,7 @@ class ReconcilerTest {
     void withAnEmptyStateEveryLiveProcessIsKilled() {
         HostDriver host = new HostDriver();
         host.live.add(handle("unknown:1", 100, 7));
-        Reconciler.Report report = new Reconciler(new InMemoryAllocStateStore(), new DriverManager(List.of(host))).reconcile();
+        Reconciler.Report report = new Reconciler(new InMemoryAllocStateStore(), new DriverManager(List.of(host)), CLOCK).reconcile();
         assertThat(host.destroyed).containsExactly("100");
         assertThat(report.killed()).isEqualTo(1);
     }
