@@ -55,6 +55,8 @@ class AgentShutdownTest {
     @Test
     void shutdownEndsRunnerThreadsAndLeavesTasksRunning() throws Exception {
         // Command-line arguments: they win over ./application.yml (builder properties would only be defaults).
+        // Other (cached) test contexts in this JVM may own berth- threads of their own: only ours must go.
+        List<String> before = berthThreads();
         ConfigurableApplicationContext ctx = new SpringApplicationBuilder(Application.class).run(
                 "--berth.data-dir=" + dir, "--berth.drivers.raw-exec.enabled=true", "--berth.drivers.mock.enabled=true",
                 "--server.port=0", "--server.address=127.0.0.1", "--spring.main.keep-alive=false");
@@ -81,7 +83,11 @@ class AgentShutdownTest {
         } finally {
             ctx.close();
         }
-        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(berthThreads()).isEmpty());
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+            List<String> left = new ArrayList<>(berthThreads());
+            before.forEach(left::remove);
+            assertThat(left).isEmpty();
+        });
         try {
             assertThat(ProcessHandle.of(pid).map(ProcessHandle::isAlive)).contains(true);
         } finally {

@@ -1,9 +1,7 @@
 package dev.berth.alloc.task;
 
-import java.time.Clock;
 import java.time.Duration;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -18,20 +16,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import dev.berth.alloc.task.TaskHooks.HookFailedException;
-import dev.berth.alloc.task.TaskHooks.PrestartResult;
-import dev.berth.alloc.task.TaskHooks.TaskExitedHook;
-import dev.berth.alloc.task.TaskHooks.TaskHook;
-import dev.berth.alloc.task.TaskHooks.TaskPoststartHook;
-import dev.berth.alloc.task.TaskHooks.TaskPreKillHook;
-import dev.berth.alloc.task.TaskHooks.TaskPrestartHook;
-import dev.berth.alloc.task.TaskHooks.TaskShutdownHook;
-import dev.berth.alloc.task.TaskHooks.TaskStopHook;
 import dev.berth.driver.DriverException;
 import dev.berth.driver.ExitResult;
-import dev.berth.driver.GoDuration;
 import dev.berth.driver.TaskConfig;
 import dev.berth.driver.TaskHandle;
-import dev.berth.driver.TaskNotFoundException;
 
 /**
  * Runs one task on its own virtual thread ({@code berth-task-…}): gate → prestart hooks → driver start → wait → restart
@@ -44,11 +32,10 @@ import dev.berth.driver.TaskNotFoundException;
 public final class TaskRunner {
 
     private static final Logger log = LoggerFactory.getLogger(TaskRunner.class);
-    /** Executor grace after SIGKILL before we stop waiting on the driver (Nomad's "did not exit after 15 seconds"). */
-    static final Duration EXIT_GRACE = Duration.ofSeconds(15);
-    static final int STOP_ATTEMPTS = 5;
+    static final Duration EXIT_GRACE = TaskStopper.EXIT_GRACE;
 
     private final TaskRunnerContext ctx;
+    private final TaskHookExecutor hooks;
     private volatile TaskHookContext hookContext;
     private final CompletableFuture<Void> killSignal = new CompletableFuture<>();
     private final CompletableFuture<Void> shutdownSignal = new CompletableFuture<>();
@@ -65,6 +52,7 @@ public final class TaskRunner {
 
     public TaskRunner(TaskRunnerContext ctx) {
         this.ctx = ctx;
+        this.hooks = new TaskHookExecutor(ctx.hooks(), ctx.listener(), ctx.clock(), ctx.alloc().id(), ctx.task().name());
         this.hookContext = new TaskHookContext(ctx.alloc(), ctx.group(), ctx.task(), ctx.allocDir().path(),
                 ctx.allocDir().taskDir(ctx.task().name()), ctx.driver(), this::emit);
         this.state = ctx.restoredState() != null ? ctx.restoredState() : TaskState.initial();
@@ -110,7 +98,7 @@ public final class TaskRunner {
         try {
             runLoop();
             if (!shutdownSignal.isDone() || killSignal.isDone()) {
-                runStopHooks();
+                hooks.stop(hookContext);
                 persistLocal(true);
             }
         } catch (InterruptedException e) {
@@ -197,7 +185,7 @@ public final class TaskRunner {
             }
             CompletableFuture<ExitResult> exit;
             try {
-                Map<String, String> env = prestart();
+                Map<String, String> env = hooks.prestart(hookContext, ctx.envBuilder().apply(hookContext), prestartDone);
                 TaskHandle h = ctx.driver().start(taskConfig(env));
                 synchronized (stateLock) {
                     handle = h;
@@ -207,7 +195,7 @@ public final class TaskRunner {
                 persistLocal(false);
                 update(s -> s.withEvent(TaskEvent.started(ctx.clock().instant())).withState(TaskState.RUNNING, ctx.clock().instant()));
                 ctx.listener().taskStarted(name());
-                poststart(h);
+                hooks.poststart(hookContext, h);
                 exit = ctx.driver().waitTask(h);
             } catch (HookFailedException e) {
                 emit(e.event());
@@ -242,7 +230,7 @@ public final class TaskRunner {
             // the driver's future failed: treated as an exit with an error below
         }
         if (shutdownSignal.isDone() && !killSignal.isDone() && !exit.isDone()) {
-            runShutdownHooks();
+            hooks.shutdown(hookContext);
             persistLocal(false);
             return false;
         }
@@ -261,11 +249,7 @@ public final class TaskRunner {
         if (result.oomKilled()) {
             ctx.listener().taskOomKilled(name());
         }
-        for (TaskHook hook : ctx.hooks()) {
-            if (hook instanceof TaskExitedHook exited) {
-                timed(hook, "exited", () -> exited.exited(hookContext, result), false);
-            }
-        }
+        hooks.exited(hookContext, result);
         if (killSignal.isDone()) {
             ctx.tracker().setKilled();
         } else if (restartRequested) {
@@ -338,128 +322,24 @@ public final class TaskRunner {
         return elapsed || !shutdownSignal.isDone();
     }
 
-    /** PreKill hooks, then driver stop retried with backoff, then a bounded wait for the exit. */
+    /** PreKill hooks, then the driver stop (retried with backoff), then a bounded wait for the exit. */
     private ExitResult stopTask(CompletableFuture<ExitResult> exit) throws InterruptedException {
-        for (TaskHook hook : ctx.hooks()) {
-            if (hook instanceof TaskPreKillHook preKill) {
-                timed(hook, "prekill", () -> preKill.preKill(hookContext), false);
-            }
-        }
+        hooks.preKill(hookContext);
         TaskHandle h;
         synchronized (stateLock) {
             h = handle;
         }
-        Duration timeout = killTimeout();
-        String stopError = null;
-        for (int i = 0; i < STOP_ATTEMPTS; i++) {
-            try {
-                ctx.driver().stop(h, timeout, ctx.task().killSignal());
-                stopError = null;
-                break;
-            } catch (TaskNotFoundException e) {
-                stopError = null;
-                break;
-            } catch (DriverException | RuntimeException e) {
-                stopError = e.getMessage();
-                log.warn("stopping task failed: alloc={} task={} attempt={}", ctx.alloc().id(), name(), i + 1, e);
-                if (i < STOP_ATTEMPTS - 1 && !ctx.sleeper().sleep(stopBackoff(i), shutdownSignal)) {
-                    break;
-                }
-            }
+        TaskStopper.Stopped stopped = TaskStopper.stop(ctx.driver(), h, killTimeout(), ctx.task().killSignal(), exit, ctx.sleeper(),
+                shutdownSignal);
+        if (stopped.killError() != null) {
+            killReason = stopped.killError();
         }
-        try {
-            return exit.get(timeout.plus(EXIT_GRACE).toNanos(), TimeUnit.NANOSECONDS);
-        } catch (ExecutionException e) {
-            return new ExitResult(0, 0, false, String.valueOf(e.getCause().getMessage()));
-        } catch (TimeoutException e) {
-            String err = stopError != null ? stopError : "task did not exit after " + GoDuration.format(timeout.plus(EXIT_GRACE));
-            killReason = err;
-            return new ExitResult(0, 0, false, err);
-        }
+        return stopped.result();
     }
 
     /** Nomad's stop backoff: {@code min(5s·4^i, 2m)}. */
     static Duration stopBackoff(int attempt) {
-        long seconds = 5L << (2 * attempt);
-        return Duration.ofSeconds(Math.min(seconds, 120));
-    }
-
-    private Map<String, String> prestart() throws HookFailedException {
-        Map<String, String> env = new LinkedHashMap<>(ctx.envBuilder().apply(hookContext));
-        for (TaskHook hook : ctx.hooks()) {
-            if (!(hook instanceof TaskPrestartHook prestart) || prestartDone.contains(hook.name())) {
-                continue;
-            }
-            long t0 = System.nanoTime();
-            try {
-                PrestartResult result = prestart.prestart(hookContext);
-                env.putAll(result.env());
-                if (result.done()) {
-                    prestartDone.add(hook.name());
-                }
-            } catch (HookFailedException e) {
-                throw e;
-            } catch (Exception e) {
-                throw new HookFailedException("prestart hook \"" + hook.name() + "\" failed: " + e.getMessage(),
-                        TaskEvent.hookFailed(ctx.clock().instant(), hook.name(), e.getMessage()), true);
-            } finally {
-                ctx.listener().hookTimed(hook.name(), "prestart", System.nanoTime() - t0);
-            }
-        }
-        return env;
-    }
-
-    private void poststart(TaskHandle h) {
-        for (TaskHook hook : ctx.hooks()) {
-            if (hook instanceof TaskPoststartHook poststart) {
-                timed(hook, "poststart", () -> poststart.poststart(hookContext, h), false);
-            }
-        }
-    }
-
-    private void runStopHooks() {
-        RuntimeException failures = null;
-        for (TaskHook hook : ctx.hooks()) {
-            if (hook instanceof TaskStopHook stop) {
-                try {
-                    timed(hook, "stop", () -> stop.stop(hookContext), true);
-                } catch (RuntimeException e) {
-                    if (failures == null) {
-                        failures = new IllegalStateException("stop hooks failed");
-                    }
-                    failures.addSuppressed(e);
-                }
-            }
-        }
-        if (failures != null) {
-            log.warn("task stop hooks failed: alloc={} task={}", ctx.alloc().id(), name(), failures);
-        }
-    }
-
-    private void runShutdownHooks() {
-        for (TaskHook hook : ctx.hooks()) {
-            if (hook instanceof TaskShutdownHook shutdown) {
-                timed(hook, "shutdown", () -> shutdown.shutdown(hookContext), false);
-            }
-        }
-    }
-
-    private interface HookCall {
-        void call() throws Exception;
-    }
-
-    private void timed(TaskHook hook, String phase, HookCall call, boolean rethrow) {
-        long t0 = System.nanoTime();
-        try {
-            call.call();
-        } catch (Exception e) {
-            if (rethrow) {
-                throw new IllegalStateException(phase + " hook \"" + hook.name() + "\" failed: " + e.getMessage(), e);
-            }
-            log.warn("{} hook failed: alloc={} task={} hook={}", phase, ctx.alloc().id(), name(), hook.name(), e);
-        } finally {
-            ctx.listener().hookTimed(hook.name(), phase, System.nanoTime() - t0);
-        }
+        return TaskStopper.backoff(attempt);
     }
 
     private void markKilledBeforeStart() {
@@ -486,11 +366,7 @@ public final class TaskRunner {
         if (alloc.desiredTerminal()) {
             return;
         }
-        for (TaskHook hook : ctx.hooks()) {
-            if (hook instanceof TaskHooks.TaskUpdateHook u) {
-                timed(hook, "update", () -> u.update(hookContext, alloc), false);
-            }
-        }
+        hooks.update(hookContext, alloc);
     }
 
     public dev.berth.alloc.spec.TaskSpec task() {

@@ -1,0 +1,75 @@
+package dev.berth.alloc.task;
+
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import dev.berth.driver.DriverException;
+import dev.berth.driver.ExitResult;
+import dev.berth.driver.GoDuration;
+import dev.berth.driver.TaskDriver;
+import dev.berth.driver.TaskHandle;
+import dev.berth.driver.TaskNotFoundException;
+
+/**
+ * Stops a task as Nomad's {@code killTask} (§5.4): {@code driver.stop} retried up to {@value #ATTEMPTS} times with backoff
+ * {@code min(5s·4^i, 2m)} ({@code TaskNotFound} counts as done), then a wait for the exit that is bounded by the kill
+ * timeout plus the executor's grace: a driver whose future never completes cannot hang the caller (seed 002).
+ */
+final class TaskStopper {
+
+    private static final Logger log = LoggerFactory.getLogger(TaskStopper.class);
+    static final int ATTEMPTS = 5;
+    /** Executor grace after SIGKILL before we stop waiting on the driver (Nomad's "did not exit after 15 seconds"). */
+    static final Duration EXIT_GRACE = Duration.ofSeconds(15);
+
+    /**
+     * @param result    the exit (a synthetic one with {@code err} when the driver never reported it)
+     * @param killError why the kill did not end cleanly, or null
+     */
+    record Stopped(ExitResult result, String killError) {
+    }
+
+    private TaskStopper() {
+    }
+
+    static Stopped stop(TaskDriver driver, TaskHandle handle, Duration timeout, String signal, CompletableFuture<ExitResult> exit,
+                        Sleeper sleeper, CompletableFuture<?> cancel) throws InterruptedException {
+        String stopError = null;
+        for (int i = 0; i < ATTEMPTS; i++) {
+            try {
+                driver.stop(handle, timeout, signal);
+                stopError = null;
+                break;
+            } catch (TaskNotFoundException e) {
+                stopError = null;
+                break;
+            } catch (DriverException | RuntimeException e) {
+                stopError = e.getMessage();
+                log.warn("stopping task failed: task={} attempt={}", handle.taskId(), i + 1, e);
+                if (i < ATTEMPTS - 1 && !sleeper.sleep(backoff(i), cancel)) {
+                    break;
+                }
+            }
+        }
+        try {
+            return new Stopped(exit.get(timeout.plus(EXIT_GRACE).toNanos(), TimeUnit.NANOSECONDS), null);
+        } catch (ExecutionException e) {
+            return new Stopped(new ExitResult(0, 0, false, String.valueOf(e.getCause().getMessage())), null);
+        } catch (TimeoutException e) {
+            String err = stopError != null ? stopError : "task did not exit after " + GoDuration.format(timeout.plus(EXIT_GRACE));
+            return new Stopped(new ExitResult(0, 0, false, err), err);
+        }
+    }
+
+    /** Nomad's stop backoff: {@code min(5s·4^i, 2m)}. */
+    static Duration backoff(int attempt) {
+        long seconds = 5L << (2 * Math.min(attempt, 10));
+        return Duration.ofSeconds(Math.min(seconds, 120));
+    }
+}
