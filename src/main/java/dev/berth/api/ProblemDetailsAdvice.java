@@ -1,0 +1,111 @@
+package dev.berth.api;
+
+import java.util.stream.Collectors;
+
+import jakarta.validation.ConstraintViolationException;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.HttpStatusCode;
+import org.springframework.http.ProblemDetail;
+import org.springframework.http.ResponseEntity;
+import org.springframework.http.converter.HttpMessageNotReadableException;
+import org.springframework.web.bind.MethodArgumentNotValidException;
+import org.springframework.web.bind.annotation.ExceptionHandler;
+import org.springframework.web.bind.annotation.RestControllerAdvice;
+import org.springframework.web.context.request.WebRequest;
+import org.springframework.web.servlet.mvc.method.annotation.ResponseEntityExceptionHandler;
+import org.springframework.web.servlet.resource.NoResourceFoundException;
+
+/**
+ * The one place that turns exceptions into RFC 9457 problem details, by exception <em>type</em>:
+ * <ul>
+ *   <li>{@link ApiException} and any other {@code ErrorResponse} (404, 409, …): its status and detail;</li>
+ *   <li>malformed JSON, type mismatches, bean validation: 400 (Nomad's {@code Failed to decode body: …});</li>
+ *   <li>unknown route: 404; wrong method: 405; unsupported media type: 415 (Spring MVC's standard mapping,
+ *       inherited from {@link ResponseEntityExceptionHandler});</li>
+ *   <li>anything else: 500 with a generic detail; the stack trace goes to the log, never to the client.</li>
+ * </ul>
+ * Extending {@code ResponseEntityExceptionHandler} also makes Boot's default problem-details handler back off,
+ * so there is exactly one mapping.
+ */
+@RestControllerAdvice
+class ProblemDetailsAdvice extends ResponseEntityExceptionHandler {
+
+    private static final Logger log = LoggerFactory.getLogger(ProblemDetailsAdvice.class);
+
+    static final String INTERNAL_ERROR = "Internal error; see the agent log";
+
+    @Override
+    protected ResponseEntity<Object> handleHttpMessageNotReadable(HttpMessageNotReadableException ex, HttpHeaders headers,
+            HttpStatusCode status, WebRequest request) {
+        ProblemDetail body = ProblemDetail.forStatusAndDetail(HttpStatus.BAD_REQUEST,
+                "Failed to decode body: " + decodeReason(ex));
+        return handleExceptionInternal(ex, body, headers, HttpStatus.BAD_REQUEST, request);
+    }
+
+    @Override
+    protected ResponseEntity<Object> handleMethodArgumentNotValid(MethodArgumentNotValidException ex, HttpHeaders headers,
+            HttpStatusCode status, WebRequest request) {
+        String detail = ex.getBindingResult().getFieldErrors().stream()
+                .map(error -> error.getField() + " " + error.getDefaultMessage())
+                .sorted()
+                .collect(Collectors.joining("; "));
+        if (detail.isEmpty()) {
+            detail = ex.getBindingResult().getAllErrors().stream()
+                    .map(error -> String.valueOf(error.getDefaultMessage())).collect(Collectors.joining("; "));
+        }
+        ProblemDetail body = ProblemDetail.forStatusAndDetail(HttpStatus.BAD_REQUEST, detail);
+        return handleExceptionInternal(ex, body, headers, HttpStatus.BAD_REQUEST, request);
+    }
+
+    @Override
+    protected ResponseEntity<Object> handleNoResourceFoundException(NoResourceFoundException ex, HttpHeaders headers,
+            HttpStatusCode status, WebRequest request) {
+        ProblemDetail body = ProblemDetail.forStatusAndDetail(HttpStatus.NOT_FOUND,
+                "No endpoint " + ex.getHttpMethod() + " /" + ex.getResourcePath());
+        return handleExceptionInternal(ex, body, headers, HttpStatus.NOT_FOUND, request);
+    }
+
+    /** Service-level {@code @Validated} failures are the client's fault, like request-body validation. */
+    @ExceptionHandler(ConstraintViolationException.class)
+    ResponseEntity<Object> constraintViolation(ConstraintViolationException ex, WebRequest request) {
+        String detail = ex.getConstraintViolations().stream()
+                .map(v -> v.getPropertyPath() + " " + v.getMessage())
+                .sorted()
+                .collect(Collectors.joining("; "));
+        ProblemDetail body = ProblemDetail.forStatusAndDetail(HttpStatus.BAD_REQUEST, detail);
+        return handleExceptionInternal(ex, body, new HttpHeaders(), HttpStatus.BAD_REQUEST, request);
+    }
+
+    /** Everything unexpected: 500, logged with its stack trace, which the client never sees. */
+    @ExceptionHandler(Exception.class)
+    ResponseEntity<Object> unexpected(Exception ex, WebRequest request) {
+        log.error("Request {} failed", request.getDescription(false), ex);
+        ProblemDetail body = ProblemDetail.forStatusAndDetail(HttpStatus.INTERNAL_SERVER_ERROR, INTERNAL_ERROR);
+        return handleExceptionInternal(ex, body, new HttpHeaders(), HttpStatus.INTERNAL_SERVER_ERROR, request);
+    }
+
+    /** The parser's own words without the echo of the source that Jackson appends. */
+    private static String decodeReason(HttpMessageNotReadableException ex) {
+        Throwable cause = ex.getMostSpecificCause();
+        String message = cause.getMessage();
+        if (message == null || message.isBlank() || cause == ex) {
+            String own = ex.getMessage();
+            if (own != null && own.startsWith("Required request body is missing")) {
+                return "Request body is empty";
+            }
+            return "malformed request body";
+        }
+        if (message.contains("No content to map")) {
+            return "Request body is empty";
+        }
+        int source = message.indexOf(" at [Source");
+        String reason = (source > 0 ? message.substring(0, source) : message).strip();
+        int newline = reason.indexOf('\n');
+        return newline > 0 ? reason.substring(0, newline).strip() : reason;
+    }
+}
