@@ -28,6 +28,8 @@ start_agent() { # $1 = log file; sets AGENT and READY (seconds from launch to re
     curl -sf "$BASE/actuator/health/readiness" >/dev/null && break; sleep 0.1
   done
   READY=$(python3 -c "import time; print(round(time.time() - $t0, 2))")
+  # CPU the agent JVM used up to readiness (utime+stime, clock ticks): independent of how busy the host is
+  CPU=$(awk -v hz="$(getconf CLK_TCK)" '{printf "%.2f", ($14+$15)/hz}' "/proc/$AGENT/stat")
 }
 shims() { # "pid" of every live shim session leader of this data dir
   for d in /proc/[0-9]*; do
@@ -42,7 +44,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-start_agent "$DATA/agent-1.log"; first=$READY
+start_agent "$DATA/agent-1.log"; first=$READY; cpu1=$CPU
 echo "agent pid $AGENT on $BASE, data $DATA; first start to ready: ${first}s"
 put() {
   curl -s -o /dev/null -w '%{http_code}\n' -X PUT "$BASE/v1/client/allocation/$1" -H 'Content-Type: application/json' -d \
@@ -64,7 +66,7 @@ echo "$before" | head -100 | while read -r p; do awk '/^Rss:/{r=$2} /^Pss:/{s=$2
 
 if [ "$MODE" = term ]; then kill -TERM "$AGENT"; else kill -9 "$AGENT"; fi
 wait "$AGENT" 2>/dev/null || true
-start_agent "$DATA/agent-2.log"; second=$READY
+start_agent "$DATA/agent-2.log"; second=$READY; cpu2=$CPU
 after=$(shims)
 python3 - "$DATA/agent-2.log" "$N" <<'PY'
 import re, sys
@@ -80,7 +82,8 @@ for l in open(sys.argv[1]):
 print("reconcile:", rec[2])
 print("restore (reconcile start -> last alloc restored): %d ms for %s allocs" % ((last - rec[0]) / timedelta(milliseconds=1), sys.argv[2]))
 PY
-echo "restarted agent start to ready: ${second}s (first, empty: ${first}s)"
+echo "restarted agent start to ready: ${second}s wall, ${cpu2}s CPU (first start, empty state: ${first}s wall, ${cpu1}s CPU)"
+echo "load average: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cores"
 if [ "$before" = "$after" ]; then echo "all $(echo "$after" | wc -l) task processes survived with the same pids"; else
   echo "PID MISMATCH: before $(echo "$before" | wc -l) after $(echo "$after" | wc -l)"; fi
 running=$(curl -s "$BASE/v1/client/allocations" | grep -o '"ClientStatus":"running"' | wc -l)
