@@ -48,6 +48,9 @@ class AgentRestartTest {
     /** One run: records it, waits for the file go, exits 0. */
     static final String BATCH = "n=$(( $(cat runs 2>/dev/null || echo 0) + 1 )); echo $n > runs; "
             + "while [ ! -e go ]; do sleep 0.05; done; exit 0";
+    /** One run: waits for the file go, exits 7. */
+    static final String LATE = "n=$(( $(cat runs 2>/dev/null || echo 0) + 1 )); echo $n > runs; "
+            + "while [ ! -e go ]; do sleep 0.05; done; exit 7";
     /** Long running: the task's own pid (after exec) is in the file pid. */
     static final String SERVICE = "echo $$ > pid; exec sleep 100000";
 
@@ -58,18 +61,21 @@ class AgentRestartTest {
         String svc = UUID.randomUUID().toString();
         String batch = UUID.randomUUID().toString();
         String failing = UUID.randomUUID().toString();
+        String late = UUID.randomUUID().toString();
         String policy = "{\"Attempts\":2,\"Interval\":600000000000,\"Delay\":1000000,\"Mode\":\"fail\"}";
         try (AgentProcess agent = new AgentProcess(data)) {
             agent.start();
             agent.put(svc, alloc(svc, "service", shTask("web", SERVICE) + "," + shTask("side", SERVICE), null));
             agent.put(batch, alloc(batch, "batch", shTask("job", BATCH), null));
             agent.put(failing, alloc(failing, "service", shTask("flaky", FAILING), policy));
+            agent.put(late, alloc(late, "batch", shTask("late", LATE), "{\"Attempts\":0,\"Interval\":600000000000,\"Delay\":1000000,\"Mode\":\"fail\"}"));
             Path svcWeb = data.resolve("alloc").resolve(svc).resolve("web");
             Path svcSide = data.resolve("alloc").resolve(svc).resolve("side");
             Path batchDir = data.resolve("alloc").resolve(batch).resolve("job");
             Path flakyDir = data.resolve("alloc").resolve(failing).resolve("flaky");
+            Path lateDir = data.resolve("alloc").resolve(late).resolve("late");
             await().atMost(Duration.ofSeconds(60)).until(() -> Files.exists(svcWeb.resolve("pid")) && Files.exists(svcSide.resolve("pid"))
-                    && Files.exists(batchDir.resolve("runs")) && Files.exists(flakyDir.resolve("runs")));
+                    && Files.exists(batchDir.resolve("runs")) && Files.exists(flakyDir.resolve("runs")) && Files.exists(lateDir.resolve("runs")));
             await().atMost(Duration.ofSeconds(30)).until(() -> "running".equals(agent.alloc(svc).path("ClientStatus").asString()));
             // The flaky task fails once while the agent is up: restart 1 of 2.
             Files.createFile(flakyDir.resolve("go1"));
@@ -88,10 +94,10 @@ class AgentRestartTest {
             }
             // While the agent is down: the batch task succeeds, the flaky task fails a second time.
             List<AgentProcess.Shim> before = agent.shims();
-            assertThat(before).hasSize(4);
+            assertThat(before).hasSize(5);
             Files.createFile(batchDir.resolve("go"));
             Files.createFile(flakyDir.resolve("go2"));
-            await().atMost(Duration.ofSeconds(30)).until(() -> agent.shims().size() == 2);
+            await().atMost(Duration.ofSeconds(30)).until(() -> agent.shims().size() == 3);
 
             agent.start();
             // Reattached: the same processes, no new Started event, still running.
@@ -124,6 +130,14 @@ class AgentRestartTest {
             assertThat(flaky.path("State").asString()).isEqualTo("dead");
             assertThat(lastOf(flaky, "Not Restarting")).isNotNull();
             assertThat(runs(flakyDir)).isEqualTo(3);
+            // A task reattached while running that exits afterwards reports its real exit code (from the shim's exit file).
+            assertThat(task(agent.alloc(late), "late").path("State").asString()).isEqualTo("running");
+            Files.createFile(lateDir.resolve("go"));
+            await().atMost(Duration.ofSeconds(30)).until(() -> "failed".equals(agent.alloc(late).path("ClientStatus").asString()));
+            JsonNode lateTask = task(agent.alloc(late), "late");
+            assertThat(lastOf(lateTask, "Terminated").path("ExitCode").asInt()).isEqualTo(7);
+            assertThat(count(lateTask, "Started")).isEqualTo(1);
+            assertThat(runs(lateDir)).isEqualTo(1);
             // Exactly the two service processes run: no orphan, no duplicate.
             List<AgentProcess.Shim> after = agent.shims();
             assertThat(after).hasSize(2);
