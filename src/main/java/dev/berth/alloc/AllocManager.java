@@ -275,6 +275,11 @@ public class AllocManager {
 
     /** Destroys an allocation (idempotent). The future completes once its tasks are dead and its state is gone. */
     public CompletableFuture<Void> destroy(String id) throws UnknownAllocException {
+        AllocRunner r = runners.get(id);
+        if (r == null && store.isDeleted(id)) {
+            // Already destroyed: a repeated destroy is a no-op, not an error.
+            return CompletableFuture.completedFuture(null);
+        }
         return runner(id).destroy();
     }
 

@@ -74,7 +74,8 @@ class AllocationController {
         return allocs.get(id).map(this::dto).orElseThrow(() -> new UnknownAllocException(id));
     }
 
-    @RequestMapping(path = "/v1/client/allocation/{id}/restart", method = {RequestMethod.POST, RequestMethod.PUT, RequestMethod.GET})
+    // Nomad accepts any method; we take only mutating ones so the ACL filter requires write scope for a restart.
+    @RequestMapping(path = "/v1/client/allocation/{id}/restart", method = {RequestMethod.POST, RequestMethod.PUT})
     IndexResponse restart(@PathVariable String id, @RequestBody(required = false) RestartRequest body) throws UnknownAllocException,
             UnknownTaskException, BadRequestException, ConflictException, InterruptedException {
         RestartRequest req = body == null ? new RestartRequest(null, false) : body;

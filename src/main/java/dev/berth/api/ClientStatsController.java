@@ -1,5 +1,6 @@
 package dev.berth.api;
 
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ProblemDetail;
 import org.springframework.web.ErrorResponseException;
@@ -8,6 +9,7 @@ import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
 import dev.berth.config.NodeIdentity;
+import dev.berth.device.DeviceManager;
 import dev.berth.stats.HostStatsCollector;
 
 /** {@code GET /v1/client/stats}: the latest host snapshot in Nomad's {@code HostStats} shape. Never collects,
@@ -17,10 +19,12 @@ class ClientStatsController {
 
     private final HostStatsCollector collector;
     private final NodeIdentity node;
+    private final ObjectProvider<DeviceManager> devices;
 
-    ClientStatsController(HostStatsCollector collector, NodeIdentity node) {
+    ClientStatsController(HostStatsCollector collector, NodeIdentity node, ObjectProvider<DeviceManager> devices) {
         this.collector = collector;
         this.node = node;
+        this.devices = devices;
     }
 
     /** {@code node_id}, as in Nomad, selects the node; this agent only answers for itself. */
@@ -30,6 +34,9 @@ class ClientStatsController {
             throw new ErrorResponseException(HttpStatus.NOT_FOUND,
                     ProblemDetail.forStatusAndDetail(HttpStatus.NOT_FOUND, "Unknown node"), null);
         }
-        return HostStatsResponse.from(collector.latest());
+        DeviceManager deviceManager = devices.getIfAvailable();
+        // device statistics come from the plugins' own (slower) streams, read from their index: no plugin call here
+        return HostStatsResponse.from(collector.latest(),
+                deviceManager == null ? java.util.List.of() : deviceManager.statsIndex().all());
     }
 }

@@ -4,6 +4,7 @@ import java.util.List;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
 
+import dev.berth.device.DeviceGroupStats;
 import dev.berth.stats.HostCpuStats;
 import dev.berth.stats.HostDiskStats;
 import dev.berth.stats.HostMemoryStats;
@@ -11,22 +12,26 @@ import dev.berth.stats.HostStats;
 
 /**
  * Nomad's {@code HostStats} wire shape ({@code GET /v1/client/stats}), field for field and in Nomad's order.
- * {@code DeviceStats} is {@code []} until device plugins report host device stats (Nomad sends {@code []} when there
- * are no plugins).
+ * {@code DeviceStats} holds every device group's latest statistics, {@code []} when there are none (as Nomad with no
+ * plugins).
  */
 record HostStatsResponse(
         @JsonProperty("Memory") Memory memory,
         @JsonProperty("CPU") List<Cpu> cpu,
         @JsonProperty("DiskStats") List<Disk> diskStats,
         @JsonProperty("AllocDirStats") Disk allocDirStats,
-        @JsonProperty("DeviceStats") List<Object> deviceStats,
+        @JsonProperty("DeviceStats") List<DeviceGroupStats> deviceStats,
         @JsonProperty("Uptime") long uptime,
         @JsonProperty("Timestamp") long timestamp,
         @JsonProperty("CPUTicksConsumed") double cpuTicksConsumed) {
 
     static HostStatsResponse from(HostStats stats) {
+        return from(stats, List.of());
+    }
+
+    static HostStatsResponse from(HostStats stats, List<DeviceGroupStats> deviceStats) {
         return new HostStatsResponse(Memory.from(stats.memory()), stats.cpus().stream().map(Cpu::from).toList(),
-                stats.disks().stream().map(Disk::from).toList(), Disk.from(stats.allocDir()), List.of(),
+                stats.disks().stream().map(Disk::from).toList(), Disk.from(stats.allocDir()), List.copyOf(deviceStats),
                 stats.uptimeSeconds(), stats.timestampNanos(), stats.cpuTicksConsumed());
     }
 

@@ -31,7 +31,7 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * Agent shutdown on its own context: every {@code berth-} thread ends promptly, the task process keeps running (stop is not
- * kill), and the alloc meters report while it runs.
+ * kill), the alloc meters report while it runs, and a restarted agent re-attaches to the process from the H2 state.
  */
 class AgentShutdownTest {
 
@@ -57,10 +57,11 @@ class AgentShutdownTest {
         // Command-line arguments: they win over ./application.yml (builder properties would only be defaults).
         // Other (cached) test contexts in this JVM may own berth- threads of their own: only ours must go.
         List<String> before = berthThreads();
-        ConfigurableApplicationContext ctx = new SpringApplicationBuilder(Application.class).run(
-                "--berth.data-dir=" + dir, "--berth.drivers.raw-exec.enabled=true", "--berth.drivers.mock.enabled=true",
-                "--server.port=0", "--server.address=127.0.0.1", "--spring.main.keep-alive=false");
+        String[] args = {"--berth.data-dir=" + dir, "--berth.drivers.raw-exec.enabled=true", "--berth.drivers.mock.enabled=true",
+                "--server.port=0", "--server.address=127.0.0.1", "--spring.main.keep-alive=false"};
+        ConfigurableApplicationContext ctx = new SpringApplicationBuilder(Application.class).run(args);
         long pid;
+        long pgid;
         try {
             AllocManager allocs = ctx.getBean(AllocManager.class);
             TaskSpec task = new TaskSpec("sleeper", "raw_exec", Map.of("command", "/bin/sh",
@@ -73,6 +74,8 @@ class AgentShutdownTest {
             Path pidFile = dir.resolve("alloc/shut1/sleeper/local/pid");
             await().atMost(Duration.ofSeconds(10)).until(() -> Files.exists(pidFile) && !Files.readString(pidFile).isBlank());
             pid = Long.parseLong(Files.readString(pidFile).trim());
+            String stat = Files.readString(Path.of("/proc/" + pid + "/stat"));
+            pgid = Long.parseLong(stat.substring(stat.lastIndexOf(')') + 2).split(" ")[2]);
             assertThat(berthThreads()).contains("berth-alloc-shut1", "berth-task-shut1-sleeper");
             MeterRegistry registry = ctx.getBean(MeterRegistry.class);
             assertThat(registry.get("berth.client.allocations").tag("status", "running").gauge().value()).isEqualTo(1.0);
@@ -90,8 +93,23 @@ class AgentShutdownTest {
         });
         try {
             assertThat(ProcessHandle.of(pid).map(ProcessHandle::isAlive)).contains(true);
+            // A new agent on the same data dir re-attaches to the still running process (no new Started) and can kill it.
+            ConfigurableApplicationContext again = new SpringApplicationBuilder(Application.class).run(args);
+            try {
+                AllocManager allocs = again.getBean(AllocManager.class);
+                AllocView view = allocs.get("shut1").orElseThrow();
+                assertThat(view.record().clientStatus()).isEqualTo("running");
+                assertThat(view.taskStates().get("sleeper").events()).extracting(e -> e.type())
+                        .containsExactly("Received", "Task Setup", "Started");
+                allocs.destroy("shut1").get(60, java.util.concurrent.TimeUnit.SECONDS);
+                long killed = pid;
+                await().atMost(Duration.ofSeconds(10)).until(() -> ProcessHandle.of(killed).map(p -> !p.isAlive()).orElse(true));
+            } finally {
+                again.close();
+            }
         } finally {
-            ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly);
+            // raw_exec runs the task in its own process group: clean up the whole group if a check above failed.
+            new ProcessBuilder("kill", "-9", "--", "-" + pgid).start().waitFor();
         }
     }
 }

@@ -132,7 +132,9 @@ class AllocationApiTest {
     void admissionRefusesWhatDoesNotFit() throws Exception {
         String id = UUID.randomUUID().toString();
         String huge = "{\"Name\":\"t\",\"Driver\":\"mock_driver\",\"Config\":{},\"Resources\":{\"CPU\":100,\"MemoryMB\":100000000}}";
-        assertThat(put(alloc(id, 1, "run", huge, ""), id)).startsWith("409").contains("memory");
+        assertThat(put(alloc(id, 1, "run", huge, ""), id)).startsWith("409").contains("memory").contains("\"resource\":\"memory\"");
+        String cpuHog = "{\"Name\":\"t\",\"Driver\":\"mock_driver\",\"Config\":{},\"Resources\":{\"CPU\":100000000,\"MemoryMB\":32}}";
+        assertThat(put(alloc(id, 1, "run", cpuHog, ""), id)).startsWith("409").contains("Resources exhausted on node: cpu");
         try (ServerSocket taken = new ServerSocket()) {
             taken.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
             int p = taken.getLocalPort();
@@ -158,6 +160,8 @@ class AllocationApiTest {
                 .equals("complete"));
         assertThat(send("DELETE", "/v1/client/allocation/" + id, null).statusCode()).isEqualTo(200);
         assertThat(send("GET", "/v1/allocation/" + id, null).statusCode()).isEqualTo(404);
+        assertThat(send("DELETE", "/v1/client/allocation/" + id, null).statusCode()).as("destroy is idempotent").isEqualTo(200);
+        assertThat(send("DELETE", "/v1/client/allocation/never-existed", null).statusCode()).isEqualTo(404);
         assertThat(put(alloc(id, 7, "run", mockTask("t", "{}"), ""), id)).startsWith("409");
     }
 

@@ -1,0 +1,57 @@
+package dev.berth.api;
+
+import java.util.List;
+
+import dev.berth.device.DeviceAllocator;
+import dev.berth.device.DeviceGroup;
+import dev.berth.device.DeviceGroupStats;
+import dev.berth.device.DeviceManager;
+
+import com.fasterxml.jackson.annotation.JsonProperty;
+
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.RestController;
+
+/**
+ * Berth's own device endpoints (Nomad shows devices only inside the node and the stats): the node's device groups in
+ * {@code NodeResources.Devices} shape, the latest device statistics as in {@code /v1/client/stats} {@code DeviceStats},
+ * and who holds which instance.
+ */
+@RestController
+class DeviceController {
+
+    private final DeviceManager manager;
+
+    private final DeviceAllocator allocator;
+
+    DeviceController(DeviceManager manager, DeviceAllocator allocator) {
+        this.manager = manager;
+        this.allocator = allocator;
+    }
+
+    @GetMapping("/v1/client/devices")
+    List<DeviceGroup> devices() {
+        return manager.devices();
+    }
+
+    @GetMapping("/v1/client/devices/stats")
+    List<DeviceGroupStats> stats() {
+        return manager.statsIndex().all();
+    }
+
+    /** One held instance. */
+    record Holding(@JsonProperty("ID") String id, @JsonProperty("Vendor") String vendor, @JsonProperty("Type") String type,
+            @JsonProperty("Name") String name, @JsonProperty("AllocID") String allocId, @JsonProperty("JobID") String job,
+            @JsonProperty("Task") String task) {
+    }
+
+    @GetMapping("/v1/client/devices/reservations")
+    List<Holding> reservations() {
+        return manager.devices().stream()
+                .flatMap((group) -> group.instances().stream()
+                        .flatMap((instance) -> allocator.holder(instance.id()).stream()
+                                .map((holder) -> new Holding(instance.id(), group.vendor(), group.type(), group.name(),
+                                        holder.task().allocId(), holder.task().job(), holder.task().task()))))
+                .toList();
+    }
+}

@@ -1,0 +1,67 @@
+package dev.berth.device;
+
+import java.time.Clock;
+import java.util.List;
+
+import dev.berth.config.BerthMetrics;
+import dev.berth.config.BerthProperties;
+import dev.berth.device.example.ExampleDevicePlugin;
+import dev.berth.device.nvidia.NvidiaDevicePlugin;
+
+import org.slf4j.LoggerFactory;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/** Wires the device manager and the built-in plugins (each off unless enabled). */
+@Configuration(proxyBeanMethods = false)
+class DeviceConfiguration {
+
+    @Bean
+    DeviceStatsIndex deviceStatsIndex() {
+        return new DeviceStatsIndex();
+    }
+
+    @Bean
+    DeviceManager deviceManager(ObjectProvider<DevicePlugin> plugins, DeviceProperties properties, DeviceStatsIndex index,
+            ObjectProvider<DeviceUpdateListener> listeners) {
+        // Listeners are resolved lazily: some (metrics, the node) depend on beans that depend on the manager.
+        return new DeviceManager(plugins.orderedStream().toList(), properties, Sleeper.system(), index,
+                List.of((devices) -> listeners.orderedStream().forEach((listener) -> notify(listener, devices))));
+    }
+
+    private static void notify(DeviceUpdateListener listener, List<DeviceGroup> devices) {
+        try {
+            listener.devicesUpdated(devices);
+        }
+        catch (RuntimeException ex) {
+            LoggerFactory.getLogger(DeviceManager.class).warn("device update listener {} failed", listener, ex);
+        }
+    }
+
+    @Bean
+    DeviceAllocator deviceAllocator(DeviceManager manager, DeviceReservationStore store) {
+        return new DeviceAllocator(manager, store);
+    }
+
+    @Bean
+    DeviceMetrics deviceMetrics(BerthMetrics metrics, DeviceManager manager, DeviceStatsIndex index, DeviceAllocator allocator,
+            BerthProperties berth) {
+        return new DeviceMetrics(metrics, manager, index, allocator, berth.telemetry().allocationLabels());
+    }
+
+    @Bean
+    @ConditionalOnProperty(name = "berth.devices.example.enabled", havingValue = "true")
+    ExampleDevicePlugin exampleDevicePlugin(DeviceProperties properties, Clock clock) {
+        return new ExampleDevicePlugin(properties.example(), Sleeper.system(), clock);
+    }
+
+    @Bean
+    @ConditionalOnProperty(name = "berth.devices.nvidia.enabled", havingValue = "true")
+    NvidiaDevicePlugin nvidiaDevicePlugin(DeviceProperties properties, Clock clock) {
+        return new NvidiaDevicePlugin(properties.nvidia().smiPath(), properties.nvidia().fingerprintPeriod(),
+                properties.callTimeout(), properties.nvidia().ignoredGpuIds(), Sleeper.system(), clock);
+    }
+}

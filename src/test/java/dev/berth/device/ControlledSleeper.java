@@ -1,0 +1,31 @@
+package dev.berth.device;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Semaphore;
+
+/**
+ * Records every requested sleep and blocks until the test lets it pass ({@link #proceed}), so backoff delays are
+ * asserted exactly and a failing plugin cannot spin.
+ */
+final class ControlledSleeper implements Sleeper {
+
+    private final List<Duration> sleeps = new CopyOnWriteArrayList<>();
+
+    private final Semaphore permits = new Semaphore(0);
+
+    @Override
+    public void sleep(Duration duration) throws InterruptedException {
+        sleeps.add(duration);
+        permits.acquire();
+    }
+
+    List<Duration> sleeps() {
+        return List.copyOf(sleeps);
+    }
+
+    void proceed() {
+        permits.release();
+    }
+}

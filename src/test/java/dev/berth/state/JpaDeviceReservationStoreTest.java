@@ -1,0 +1,53 @@
+package dev.berth.state;
+
+import java.util.List;
+
+import dev.berth.device.DeviceGroupKey;
+import dev.berth.device.DeviceReservationStore.Held;
+import dev.berth.device.TaskRef;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.data.jpa.test.autoconfigure.DataJpaTest;
+import org.springframework.context.annotation.Import;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+@DataJpaTest
+@Import({ JpaDeviceReservationStore.class, JpaDeviceReservationStoreTest.Clocks.class })
+class JpaDeviceReservationStoreTest {
+
+    static class Clocks {
+
+        @org.springframework.context.annotation.Bean
+        java.time.Clock clock() {
+            return java.time.Clock.systemUTC();
+        }
+    }
+
+    private static final DeviceGroupKey T4 = new DeviceGroupKey("nvidia", "gpu", "Tesla T4");
+
+    @Autowired
+    JpaDeviceReservationStore store;
+
+    @Test
+    void savesLoadsAndDeletesByAlloc() {
+        store.saveAll(List.of(new Held(new TaskRef("a1", "job", "web"), T4, "GPU-1"), new Held(new TaskRef("a1", "job", "web"), T4, "GPU-2")));
+        store.saveAll(List.of(new Held(new TaskRef("a2", "other", "train"), T4, "GPU-3")));
+
+        assertThat(store.loadAll()).containsExactlyInAnyOrder(new Held(new TaskRef("a1", "job", "web"), T4, "GPU-1"),
+                new Held(new TaskRef("a1", "job", "web"), T4, "GPU-2"), new Held(new TaskRef("a2", "other", "train"), T4, "GPU-3"));
+
+        store.deleteAlloc("a1");
+        assertThat(store.loadAll()).containsExactly(new Held(new TaskRef("a2", "other", "train"), T4, "GPU-3"));
+    }
+
+    @Test
+    void anInstanceCanBeHeldOnlyOnce() {
+        store.saveAll(List.of(new Held(new TaskRef("a1", "job", "web"), T4, "GPU-1")));
+        assertThatThrownBy(() -> store.saveAll(List.of(new Held(new TaskRef("a2", "job", "web"), T4, "GPU-9"),
+                new Held(new TaskRef("a2", "job", "web"), T4, "GPU-1"))))
+                .hasMessageContaining("GPU-1");
+    }
+}
