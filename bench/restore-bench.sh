@@ -5,7 +5,7 @@
 #   - start-to-ready of the restarted agent vs the first (empty) start,
 #   - that every task process survived with the same pid,
 #   - the per-task memory of the exit-status shim (RSS and PSS of the `sh` session leaders, from smaps_rollup).
-# Usage: bench/restore-bench.sh [N=500]      (needs target/berth-*.jar: ./mvnw -q -o package -DskipTests)
+# Usage: bench/restore-bench.sh [N=500]   (RESTART_OPTS="-XX:StartFlightRecording=filename=/tmp/r.jfr" profiles the restart)      (needs target/berth-*.jar: ./mvnw -q -o package -DskipTests)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 N=${1:-500}
@@ -20,7 +20,7 @@ AGENT=
 
 start_agent() { # $1 = log file; sets AGENT and READY (seconds from launch to readiness)
   local t0; t0=$(date +%s.%N)
-  "$JAVA" --enable-native-access=ALL-UNNAMED -jar "$JAR" --server.port="$PORT" --berth.data-dir="$DATA" \
+  "$JAVA" --enable-native-access=ALL-UNNAMED ${2:-} -jar "$JAR" --server.port="$PORT" --berth.data-dir="$DATA" \
     --berth.drivers.raw-exec.enabled=true --logging.level.root=WARN --logging.level.dev.berth.alloc=INFO >"$1" 2>&1 &
   AGENT=$!
   for _ in $(seq 1 1200); do
@@ -66,7 +66,7 @@ echo "$before" | head -100 | while read -r p; do awk '/^Rss:/{r=$2} /^Pss:/{s=$2
 
 if [ "$MODE" = term ]; then kill -TERM "$AGENT"; else kill -9 "$AGENT"; fi
 wait "$AGENT" 2>/dev/null || true
-start_agent "$DATA/agent-2.log"; second=$READY; cpu2=$CPU
+start_agent "$DATA/agent-2.log" "${RESTART_OPTS:-}"; second=$READY; cpu2=$CPU
 after=$(shims)
 python3 - "$DATA/agent-2.log" "$N" <<'PY'
 import re, sys
@@ -84,6 +84,9 @@ print("restore (reconcile start -> last alloc restored): %d ms for %s allocs" % 
 PY
 echo "restarted agent start to ready: ${second}s wall, ${cpu2}s CPU (first start, empty state: ${first}s wall, ${cpu1}s CPU)"
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cores"
+if [ -n "${RESTART_OPTS:-}" ] && [[ "$RESTART_OPTS" == *FlightRecording* ]]; then
+  "$(dirname "$JAVA")/jcmd" "$AGENT" JFR.dump filename="${JFR_OUT:-/tmp/restore-restart.jfr}" >/dev/null && echo "JFR: ${JFR_OUT:-/tmp/restore-restart.jfr}"
+fi
 if [ "$before" = "$after" ]; then echo "all $(echo "$after" | wc -l) task processes survived with the same pids"; else
   echo "PID MISMATCH: before $(echo "$before" | wc -l) after $(echo "$after" | wc -l)"; fi
 running=$(curl -s "$BASE/v1/client/allocations" | grep -o '"ClientStatus":"running"' | wc -l)
