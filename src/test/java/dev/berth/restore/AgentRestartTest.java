@@ -100,6 +100,11 @@ class AgentRestartTest {
             await().atMost(Duration.ofSeconds(30)).until(() -> agent.shims().size() == 3);
 
             agent.start();
+            // Reconcile, then restore, all before the API listens (readiness cannot accept traffic earlier).
+            String log = Files.readString(agent.log());
+            assertThat(log.indexOf("reconciled task processes: live=3 accountedFor=3 killedUnknown=0")).isPositive()
+                    .isLessThan(log.indexOf("restored allocation"));
+            assertThat(log.lastIndexOf("restored allocation")).isLessThan(log.indexOf("Tomcat started on port"));
             // Reattached: the same processes, no new Started event, still running.
             JsonNode s = agent.alloc(svc);
             assertThat(s.path("ClientStatus").asString()).isEqualTo("running");
