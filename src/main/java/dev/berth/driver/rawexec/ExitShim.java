@@ -14,7 +14,7 @@ import dev.berth.driver.ExitResult;
 /**
  * How raw_exec launches a task so that its exit status outlives the agent (issue 7). The command line is
  *
- * <pre>setsid env --default-signal /bin/sh -c SCRIPT berth-task EXIT_FILE STDOUT_FIFO|- STDERR_FIFO|- [env -u PWD] PROGRAM ARGS…</pre>
+ * <pre>setsid env --default-signal /bin/sh -c SCRIPT berth-task EXIT_FILE STDOUT_FIFO|- STDERR_FIFO|- CGROUP_PROCS|- [env -u PWD] PROGRAM ARGS…</pre>
  *
  * <ul>
  *   <li>{@code setsid} makes the shell a session and process-group leader: pid = pgid, and the whole task can be
@@ -28,6 +28,10 @@ import dev.berth.driver.ExitResult;
  *   <li>When an output goes to a FIFO, the shell opens it read-write ({@code exec 1<>fifo}) and keeps it open while
  *       the task runs: the pipe then always has a reader, so the task's writes never fail with EPIPE while the agent
  *       (the real reader) is away; they only block once the pipe buffer is full.</li>
+ *   <li>When the task has a cgroup, the shell first writes its own pid into each hierarchy's {@code cgroup.procs}
+ *       (the space-separated {@code CGROUP_PROCS} argument) and only then starts the task: every process of the task
+ *       is born inside the cgroup. Moving the pid from the agent after {@code start()} would race with the task's
+ *       first forks. Failing to join is fatal (exit 125) rather than silently running outside the cgroup.</li>
  *   <li>dash exports {@code PWD} to its children; {@code env -u PWD} removes it again unless the task's env sets it,
  *       so the task sees exactly {@code TaskConfig.env}.</li>
  * </ul>
@@ -39,7 +43,8 @@ final class ExitShim {
     /** Marks "no FIFO for this stream" in the shim's arguments. */
     static final String NO_FIFO = "-";
 
-    static final String SCRIPT = "f=$1; o=$2; e=$3; shift 3; "
+    static final String SCRIPT = "f=$1; o=$2; e=$3; c=$4; shift 4; "
+            + "[ \"$c\" = - ] || for p in $c; do echo $$ > \"$p\" || { echo \"berth: cannot join cgroup $p\" >&2; exit 125; }; done; "
             + "[ \"$o\" = - ] || exec 1<>\"$o\"; [ \"$e\" = - ] || exec 2<>\"$e\"; "
             + "trap : 1 2 3 4 5 6 7 8 10 11 12 13 14 15 16 20 21 22 24 25 26 27 29 30 31; "
             + "\"$@\"; rc=$?; "
@@ -55,6 +60,12 @@ final class ExitShim {
      */
     static List<String> command(String setsid, boolean envDefaultSignal, Path exitFile, Path stdoutFifo, Path stderrFifo,
             boolean keepPwd, Path program, List<String> args) {
+        return command(setsid, envDefaultSignal, exitFile, stdoutFifo, stderrFifo, List.of(), keepPwd, program, args);
+    }
+
+    /** @param cgroupProcs the {@code cgroup.procs} files the shim joins before starting the task (empty: none) */
+    static List<String> command(String setsid, boolean envDefaultSignal, Path exitFile, Path stdoutFifo, Path stderrFifo,
+            List<Path> cgroupProcs, boolean keepPwd, Path program, List<String> args) {
         List<String> cmd = new ArrayList<>();
         cmd.add(setsid);
         if (envDefaultSignal) {
@@ -62,7 +73,8 @@ final class ExitShim {
             cmd.add("--default-signal");
         }
         cmd.addAll(List.of("/bin/sh", "-c", SCRIPT, "berth-task", exitFile.toString(),
-                stdoutFifo == null ? NO_FIFO : stdoutFifo.toString(), stderrFifo == null ? NO_FIFO : stderrFifo.toString()));
+                stdoutFifo == null ? NO_FIFO : stdoutFifo.toString(), stderrFifo == null ? NO_FIFO : stderrFifo.toString(),
+                cgroupProcs.isEmpty() ? NO_FIFO : String.join(" ", cgroupProcs.stream().map(Path::toString).toList())));
         if (!keepPwd) {
             cmd.addAll(List.of("/usr/bin/env", "-u", "PWD"));
         }

@@ -31,13 +31,18 @@ import dev.berth.driver.TaskConfigValidationException;
 import dev.berth.driver.TaskDriver;
 import dev.berth.driver.TaskHandle;
 import dev.berth.driver.TaskNotFoundException;
+import dev.berth.driver.cgroup.CgroupLimits;
+import dev.berth.driver.cgroup.CgroupManager;
+import dev.berth.driver.cgroup.TaskCgroup;
 
 /**
  * Nomad's {@code raw_exec}: runs the task's program as a host process, without isolation, in its own session and
  * process group (see {@link ExitShim} for the launch line and how the exit status survives an agent restart).
  *
  * <p>{@link TaskHandle#driverState()} keys: {@code pid} (session leader), {@code pgid}, {@code start_ticks}
- * (field 22 of {@code /proc/<pid>/stat}), {@code cgroup} (empty: no per-task cgroup yet) and {@code exit_file}.
+ * (field 22 of {@code /proc/<pid>/stat}), {@code cgroup} (the task cgroup's {@link TaskCgroup#name()}, empty when
+ * cgroups are unavailable) and {@code exit_file}. raw_exec puts each task in its own cgroup without limits (Nomad's
+ * raw_exec is not isolated); the cgroup gives exact stats and a kill that catches every descendant.
  */
 public class RawExecDriver implements TaskDriver, AutoCloseable {
 
@@ -55,6 +60,7 @@ public class RawExecDriver implements TaskDriver, AutoCloseable {
     private final TaskOutputs outputs;
     private final LaunchTools tools;
     private final Map<String, RawTask> tasks = new ConcurrentHashMap<>();
+    private final CgroupManager cgroups;
 
     /**
      * @param exitDir      where the per-task exit-status files live (must survive agent restarts)
@@ -63,6 +69,13 @@ public class RawExecDriver implements TaskDriver, AutoCloseable {
      */
     public RawExecDriver(boolean enabled, Clock clock, Path exitDir, ScheduledExecutorService poller,
             Duration pollInterval, TaskOutputs outputs) {
+        this(enabled, clock, exitDir, poller, pollInterval, outputs, null);
+    }
+
+    /** @param cgroups makes a cgroup per task; null runs tasks without one (stats then come from the process tree) */
+    public RawExecDriver(boolean enabled, Clock clock, Path exitDir, ScheduledExecutorService poller,
+            Duration pollInterval, TaskOutputs outputs, CgroupManager cgroups) {
+        this.cgroups = cgroups;
         this.enabled = enabled;
         this.clock = Objects.requireNonNull(clock, "'clock' must not be null");
         this.exitDir = Objects.requireNonNull(exitDir, "'exitDir' must not be null");
@@ -126,12 +139,16 @@ public class RawExecDriver implements TaskDriver, AutoCloseable {
         Path workDir = cfg.workDir().isEmpty() ? task.taskDir() : Path.of(cfg.workDir());
 
         Path exitFile = exitDir.resolve(task.id().replaceAll("[^A-Za-z0-9._-]", "_") + "-" + System.nanoTime() + ".exit");
+        Optional<TaskCgroup> cgroup = cgroups == null ? Optional.empty()
+                : cgroups.create(task.allocId(), task.taskName(), CgroupLimits.none());
+        List<Path> cgroupProcs = cgroup.map(c -> c.dirs().values().stream().distinct().map(d -> d.resolve("cgroup.procs")).toList())
+                .orElse(List.of());
         Process process;
         try {
             TaskOutputs.Target out = outputs.stdout(task);
             TaskOutputs.Target err = outputs.stderr(task);
             ProcessBuilder pb = new ProcessBuilder(ExitShim.command(tools.setsid(), tools.envDefaultSignal(), exitFile,
-                    fifoOf(out), fifoOf(err), task.env().containsKey("PWD"), program, cfg.args()));
+                    fifoOf(out), fifoOf(err), cgroupProcs, task.env().containsKey("PWD"), program, cfg.args()));
             pb.environment().clear();
             pb.environment().putAll(task.env());
             if (workDir != null) {
@@ -144,6 +161,7 @@ public class RawExecDriver implements TaskDriver, AutoCloseable {
             pb.redirectError(redirectOf(err));
             process = pb.start();
         } catch (IOException ex) {
+            cgroup.ifPresent(RawExecDriver::removeQuietly);
             throw new DriverException("failed to launch command with executor: " + ex.getMessage(), true, ex);
         }
         int pid = Math.toIntExact(process.pid());
@@ -153,7 +171,7 @@ public class RawExecDriver implements TaskDriver, AutoCloseable {
         state.put("pid", Integer.toString(pid));
         state.put("pgid", Integer.toString(pid));
         state.put("start_ticks", Long.toString(startTicks));
-        state.put("cgroup", "");
+        state.put("cgroup", cgroup.map(TaskCgroup::name).orElse(""));
         state.put("exit_file", exitFile.toString());
         TaskHandle handle = new TaskHandle(NAME, task.id(), clock.instant(), state);
         RawTask running = new RawTask(handle, pid, pid, startTicks, exitFile);
@@ -203,6 +221,10 @@ public class RawExecDriver implements TaskDriver, AutoCloseable {
             // The leader is gone; anything it left behind in its group goes with it (Nomad kills the process group).
             ProcessSignals.signalGroup(task.pgid, Signals.SIGKILL);
         }
+        // ...and whatever left the group (setsid'd or daemonised descendants) goes with the cgroup.
+        if (cgroups != null) {
+            cgroups.find(handle.driverState().get("cgroup")).ifPresent(TaskCgroup::killAll);
+        }
     }
 
     @Override
@@ -236,9 +258,21 @@ public class RawExecDriver implements TaskDriver, AutoCloseable {
         if (task != null) {
             tasks.remove(handle.taskId(), task);
         }
+        // Kills whatever escaped the process group (a daemonised grandchild) and removes the directories.
+        if (cgroups != null) {
+            cgroups.find(handle.driverState().get("cgroup")).ifPresent(RawExecDriver::removeQuietly);
+        }
         String exitFile = handle.driverState().get("exit_file");
         if (exitFile != null && !exitFile.isEmpty()) {
             deleteQuietly(Path.of(exitFile));
+        }
+    }
+
+    private static void removeQuietly(TaskCgroup cgroup) {
+        try {
+            cgroup.remove();
+        } catch (IOException | RuntimeException ex) {
+            log.warn("could not remove cgroup {}: {}", cgroup.name(), ex.getMessage());
         }
     }
 

@@ -1,0 +1,108 @@
+package dev.berth.api;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import com.fasterxml.jackson.annotation.JsonProperty;
+
+import dev.berth.stats.AllocStats;
+import dev.berth.stats.TaskCpuStats;
+import dev.berth.stats.TaskMemoryStats;
+import dev.berth.stats.TaskResourceUsage;
+import dev.berth.stats.TaskStatsSnapshot;
+
+/**
+ * Nomad's {@code AllocResourceUsage} JSON ({@code client/structs/structs.go}): PascalCase names, {@code null} for nil
+ * slices and maps, UnixNano timestamps. Working set is deliberately not here (it is in Prometheus): the shape stays
+ * exactly Nomad's.
+ */
+final class AllocStatsDtos {
+
+    private AllocStatsDtos() {
+    }
+
+    record AllocResourceUsage(
+            @JsonProperty("ResourceUsage") ResourceUsage resourceUsage,
+            @JsonProperty("Tasks") Map<String, TaskResourceUsageDto> tasks,
+            @JsonProperty("Timestamp") long timestamp) {
+
+        static AllocResourceUsage of(AllocStats stats) {
+            Map<String, TaskResourceUsageDto> tasks = new LinkedHashMap<>();
+            stats.tasks().forEach((name, snapshot) -> tasks.put(name, TaskResourceUsageDto.of(snapshot)));
+            boolean any = !tasks.isEmpty();
+            // LatestAllocStats always answers a non-nil ResourceUsage, empty stats and DeviceStats [] when no task ran;
+            // Measured is joinStringSet's result once a task was added, nil before.
+            ResourceUsage usage = new ResourceUsage(
+                    MemoryStatsDto.of(stats.usage().memory(), any ? stats.memoryMeasured() : null),
+                    CpuStatsDto.of(stats.usage().cpu(), any ? stats.cpuMeasured() : null),
+                    List.of());
+            return new AllocResourceUsage(usage, tasks, stats.timestampNanos());
+        }
+    }
+
+    record TaskResourceUsageDto(
+            @JsonProperty("ResourceUsage") ResourceUsage resourceUsage,
+            @JsonProperty("Timestamp") long timestamp,
+            @JsonProperty("Pids") Map<String, ResourceUsage> pids) {
+
+        static TaskResourceUsageDto of(TaskStatsSnapshot snapshot) {
+            Map<String, ResourceUsage> pids = null;
+            if (!snapshot.pids().isEmpty()) {
+                pids = new LinkedHashMap<>();
+                for (Map.Entry<String, TaskResourceUsage> pid : snapshot.pids().entrySet()) {
+                    pids.put(pid.getKey(), ResourceUsage.of(pid.getValue()));
+                }
+            }
+            return new TaskResourceUsageDto(ResourceUsage.of(snapshot.usage()), snapshot.timestampNanos(), pids);
+        }
+    }
+
+    /** {@code DeviceStats} is null per task (no devices reserved) and {@code []} for the alloc sum, as Nomad. */
+    record ResourceUsage(
+            @JsonProperty("MemoryStats") MemoryStatsDto memoryStats,
+            @JsonProperty("CpuStats") CpuStatsDto cpuStats,
+            @JsonProperty("DeviceStats") List<Object> deviceStats) {
+
+        static ResourceUsage of(TaskResourceUsage usage) {
+            return new ResourceUsage(MemoryStatsDto.of(usage.memory(), nullIfEmpty(usage.memory().measured())),
+                    CpuStatsDto.of(usage.cpu(), nullIfEmpty(usage.cpu().measured())), null);
+        }
+    }
+
+    record MemoryStatsDto(
+            @JsonProperty("RSS") long rss,
+            @JsonProperty("Cache") long cache,
+            @JsonProperty("Swap") long swap,
+            @JsonProperty("MappedFile") long mappedFile,
+            @JsonProperty("Usage") long usage,
+            @JsonProperty("MaxUsage") long maxUsage,
+            @JsonProperty("KernelUsage") long kernelUsage,
+            @JsonProperty("KernelMaxUsage") long kernelMaxUsage,
+            @JsonProperty("Measured") List<String> measured) {
+
+        static MemoryStatsDto of(TaskMemoryStats m, List<String> measured) {
+            return new MemoryStatsDto(m.rss(), m.cache(), m.swap(), m.mappedFile(), m.usage(), m.maxUsage(), m.kernelUsage(),
+                    m.kernelMaxUsage(), measured);
+        }
+    }
+
+    record CpuStatsDto(
+            @JsonProperty("SystemMode") double systemMode,
+            @JsonProperty("UserMode") double userMode,
+            @JsonProperty("TotalTicks") double totalTicks,
+            @JsonProperty("ThrottledPeriods") long throttledPeriods,
+            @JsonProperty("ThrottledTime") long throttledTime,
+            @JsonProperty("Percent") double percent,
+            @JsonProperty("Measured") List<String> measured) {
+
+        static CpuStatsDto of(TaskCpuStats c, List<String> measured) {
+            return new CpuStatsDto(c.systemMode(), c.userMode(), c.totalTicks(), c.throttledPeriods(), c.throttledTime(), c.percent(),
+                    measured);
+        }
+    }
+
+    private static List<String> nullIfEmpty(List<String> list) {
+        return list.isEmpty() ? null : list;
+    }
+}

@@ -1,0 +1,90 @@
+package dev.berth.driver.docker;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import com.github.dockerjava.api.model.Bind;
+import com.github.dockerjava.api.model.HostConfig;
+
+import dev.berth.driver.TaskConfig;
+
+/** Turns a task and its docker config into the container's name, environment, labels and host config. */
+final class ContainerSpec {
+
+    private static final long MIB = 1024L * 1024L;
+
+    private ContainerSpec() {
+    }
+
+    static String containerName(TaskConfig task) {
+        String taskName = task.taskName() == null ? "task" : task.taskName();
+        String base = (taskName + "-" + (task.allocId() == null ? task.id() : task.allocId())).replaceAll("[^a-zA-Z0-9_.-]", "_");
+        return base.matches("^[a-zA-Z0-9].*") ? base : "t" + base;
+    }
+
+    static List<String> env(TaskConfig task, DockerTaskConfig config) {
+        Map<String, String> env = new LinkedHashMap<>(task.env());
+        // paths as the task sees them inside the container, whatever the runner computed for the host
+        env.put("NOMAD_ALLOC_DIR", "/alloc");
+        env.put("NOMAD_TASK_DIR", "/local");
+        env.put("NOMAD_SECRETS_DIR", "/secrets");
+        env.putAll(config.env());
+        List<String> list = new ArrayList<>();
+        env.forEach((k, v) -> list.add(k + "=" + v));
+        return list;
+    }
+
+    static Map<String, String> labels(TaskConfig task, DockerTaskConfig config) {
+        Map<String, String> labels = new LinkedHashMap<>(config.labels());
+        putIfNotNull(labels, DockerDriver.LABEL_ALLOC_ID, task.allocId());
+        putIfNotNull(labels, DockerDriver.LABEL_TASK, task.taskName());
+        putIfNotNull(labels, DockerDriver.LABEL_JOB, task.jobName());
+        putIfNotNull(labels, DockerDriver.LABEL_TASK_GROUP, task.taskGroup());
+        putIfNotNull(labels, DockerDriver.LABEL_NAMESPACE, task.namespace());
+        return labels;
+    }
+
+    private static void putIfNotNull(Map<String, String> map, String key, String value) {
+        if (value != null) {
+            map.put(key, value);
+        }
+    }
+
+    static HostConfig hostConfig(TaskConfig task, DockerTaskConfig config) throws IOException {
+        List<Bind> binds = new ArrayList<>();
+        if (task.allocDir() != null) {
+            binds.add(Bind.parse(task.allocDir().toAbsolutePath() + ":/alloc"));
+        }
+        if (task.taskDir() != null) {
+            Path local = Files.createDirectories(task.taskDir().resolve("local"));
+            Path secrets = Files.createDirectories(task.taskDir().resolve("secrets"));
+            binds.add(Bind.parse(local.toAbsolutePath() + ":/local"));
+            binds.add(Bind.parse(secrets.toAbsolutePath() + ":/secrets"));
+        }
+        for (DockerTaskConfig.Volume volume : config.volumes()) {
+            binds.add(Bind.parse(volume.hostPath(task.taskDir()).toAbsolutePath() + ":" + volume.containerPath()
+                    + (volume.readOnly() ? ":ro" : ":rw")));
+        }
+        HostConfig host = HostConfig.newHostConfig().withNetworkMode(config.networkMode()).withBinds(binds);
+        long hardMb = config.memoryHardLimitMb() > 0 ? config.memoryHardLimitMb() : task.memoryMaxMb();
+        if (hardMb > 0 && hardMb > task.memoryMb()) {
+            host.withMemory(hardMb * MIB);
+            if (task.memoryMb() > 0) {
+                host.withMemoryReservation(task.memoryMb() * MIB);
+            }
+        } else if (task.memoryMb() > 0) {
+            host.withMemory(task.memoryMb() * MIB);
+        }
+        if (task.cpuMhz() > 0) {
+            // Nomad hands its MHz straight to Docker as relative shares; the kernel minimum is 2
+            host.withCpuShares(Math.max(2, task.cpuMhz()));
+        }
+        return host;
+    }
+
+}

@@ -1,0 +1,406 @@
+package dev.berth.driver.docker;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import com.github.dockerjava.api.DockerClient;
+import com.github.dockerjava.api.command.CreateContainerCmd;
+import com.github.dockerjava.api.command.InspectContainerResponse;
+import com.github.dockerjava.api.exception.ConflictException;
+import com.github.dockerjava.api.exception.NotFoundException;
+import com.github.dockerjava.api.exception.NotModifiedException;
+import com.github.dockerjava.api.model.Version;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.stereotype.Component;
+
+import dev.berth.config.BerthProperties;
+import dev.berth.driver.DriverException;
+import dev.berth.driver.DriverFingerprint;
+import dev.berth.driver.ExitResult;
+import dev.berth.driver.HealthState;
+import dev.berth.driver.Signals;
+import dev.berth.driver.TaskConfig;
+import dev.berth.driver.TaskConfigValidationException;
+import dev.berth.driver.TaskDriver;
+import dev.berth.driver.TaskHandle;
+import dev.berth.driver.TaskNotFoundException;
+
+/**
+ * The {@code docker} driver: one container per task on the Docker Engine API (docker-java, unversioned paths).
+ * The container is named {@code <task>-<allocId>} and labelled with the alloc/task ids; the alloc dir is mounted at
+ * {@code /alloc}, the task's {@code local/} at {@code /local} and {@code secrets/} at {@code /secrets}. Logs are
+ * followed into the task's stdout/stderr files. The handle's driverState carries {@code container_id} (for recover)
+ * and the container's cgroup ({@link ContainerCgroup}) for the stats collector.
+ */
+@Component
+public class DockerDriver implements TaskDriver, AutoCloseable {
+
+    public static final String NAME = "docker";
+    public static final String STATE_CONTAINER_ID = "container_id";
+    public static final String LABEL_ALLOC_ID = "dev.berth.alloc_id";
+    public static final String LABEL_TASK = "dev.berth.task_name";
+    public static final String LABEL_JOB = "dev.berth.job_name";
+    public static final String LABEL_TASK_GROUP = "dev.berth.task_group";
+    public static final String LABEL_NAMESPACE = "dev.berth.namespace";
+
+    private static final Logger log = LoggerFactory.getLogger(DockerDriver.class);
+    /** Bound on waiting for a container to die after SIGKILL. */
+    private static final Duration KILL_GRACE = Duration.ofSeconds(10);
+
+    private final boolean enabled;
+    private final boolean pullMissing;
+    private final DockerEngineProperties engine;
+    private final DockerClient client;
+    private final DockerClient healthClient;
+    private final Clock clock;
+    private final ContainerEngine engineOps;
+    private final OomEvents oomEvents;
+    private final Map<String, RunningContainer> containers = new ConcurrentHashMap<>();
+    private final AtomicBoolean closed = new AtomicBoolean();
+
+    private record RunningContainer(String id, CompletableFuture<ExitResult> exit, ContainerLogCopier logs) {
+    }
+
+    @Autowired
+    public DockerDriver(BerthProperties properties, DockerEngineProperties engine, Clock clock) {
+        this(properties.drivers().docker().enabled(), properties.drivers().docker().pull(), engine, clock);
+    }
+
+    /** For tests and tools: a driver against {@code engine.host()} without a Spring context. */
+    public DockerDriver(boolean enabled, String pullPolicy, DockerEngineProperties engine, Clock clock) {
+        if (!pullPolicy.equals("missing") && !pullPolicy.equals("never")) {
+            throw new IllegalArgumentException("'berth.drivers.docker.pull' must be 'missing' or 'never', was '" + pullPolicy + "'");
+        }
+        this.enabled = enabled;
+        this.pullMissing = pullPolicy.equals("missing");
+        this.engine = engine;
+        this.clock = clock;
+        this.client = DockerClients.create(engine.host(), Duration.ofSeconds(5), null);
+        this.healthClient = DockerClients.create(engine.host(), engine.pingTimeout(), engine.pingTimeout());
+        this.engineOps = new ContainerEngine(client);
+        this.oomEvents = new OomEvents(client, clock.instant().getEpochSecond());
+    }
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public Duration fingerprintPeriod() {
+        return engine.fingerprintPeriod();
+    }
+
+    @Override
+    public DriverFingerprint fingerprint() {
+        if (!enabled) {
+            return DriverFingerprint.disabled();
+        }
+        try {
+            healthClient.pingCmd().exec();
+            Version version = healthClient.versionCmd().exec();
+            Map<String, String> attributes = new LinkedHashMap<>();
+            attributes.put("driver.docker", "true");
+            attributes.put("driver.docker.version", String.valueOf(version.getVersion()));
+            attributes.put("driver.docker.api_version", String.valueOf(version.getApiVersion()));
+            attributes.put("driver.docker.os_type", String.valueOf(version.getOperatingSystem()));
+            return DriverFingerprint.healthy(attributes);
+        } catch (RuntimeException e) {
+            log.debug("docker engine at {} not reachable: {}", engine.host(), e.toString());
+            return new DriverFingerprint(HealthState.UNHEALTHY, "Docker daemon not reachable", Map.of());
+        }
+    }
+
+    @Override
+    public void validate(Map<String, Object> config) throws TaskConfigValidationException {
+        DockerTaskConfig.parse(config);
+    }
+
+    @Override
+    public TaskHandle start(TaskConfig task) throws DriverException {
+        DockerTaskConfig config;
+        try {
+            config = DockerTaskConfig.parse(task.config());
+        } catch (TaskConfigValidationException e) {
+            throw new DriverException(e.getMessage(), false, e);
+        }
+        engineOps.ensureImage(config.image(), pullMissing);
+        String name = ContainerSpec.containerName(task);
+        String id = null;
+        try {
+            engineOps.removeStale(name);
+            CreateContainerCmd create = client.createContainerCmd(config.image())
+                    .withName(name)
+                    .withEnv(ContainerSpec.env(task, config))
+                    .withLabels(ContainerSpec.labels(task, config))
+                    .withHostConfig(ContainerSpec.hostConfig(task, config));
+            // unset fields keep the image's own CMD/ENTRYPOINT/WORKDIR (docker-java refuses nulls)
+            if (!config.cmd().isEmpty()) {
+                create.withCmd(config.cmd());
+            }
+            if (!config.entrypoint().isEmpty()) {
+                create.withEntrypoint(config.entrypoint());
+            }
+            if (config.workDir() != null) {
+                create.withWorkingDir(config.workDir());
+            }
+            id = create.exec().getId();
+            ContainerLogCopier logs = new ContainerLogCopier(task.stdoutPath(), task.stderrPath());
+            client.startContainerCmd(id).exec();
+            // the engine keeps the whole log: following after the start still copies it from the first line,
+            // also for a container that has already exited (the stream then ends at once)
+            client.logContainerCmd(id).withFollowStream(true).withStdOut(true).withStdErr(true).exec(logs);
+            Map<String, String> state = engineOps.containerState(id);
+            if (task.stdoutPath() != null) {
+                state.put("stdout_path", task.stdoutPath().toString());
+            }
+            if (task.stderrPath() != null) {
+                state.put("stderr_path", task.stderrPath().toString());
+            }
+            track(id, logs);
+            return new TaskHandle(NAME, task.id(), clock.instant(), state);
+        } catch (IOException e) {
+            removeQuietly(id);
+            throw new DriverException("failed to prepare task directories or log files: " + e.getMessage(), false, e);
+        } catch (RuntimeException e) {
+            removeQuietly(id);
+            // an engine hiccup may heal: let the restart policy retry; a bad request will not
+            boolean recoverable = !(e instanceof com.github.dockerjava.api.exception.BadRequestException);
+            throw new DriverException("failed to start container for task " + task.id() + ": " + e.getMessage(), recoverable, e);
+        }
+    }
+
+    @Override
+    public CompletableFuture<ExitResult> waitTask(TaskHandle handle) {
+        RunningContainer container = containers.get(handle.driverState().getOrDefault(STATE_CONTAINER_ID, ""));
+        if (container == null) {
+            return CompletableFuture.failedFuture(new TaskNotFoundException(handle.taskId()));
+        }
+        return container.exit().copy();
+    }
+
+    @Override
+    public void stop(TaskHandle handle, Duration timeout, String signal) throws DriverException {
+        String id = containerId(handle);
+        String sig = signal == null || signal.isBlank() ? "SIGTERM" : canonicalSignal(signal);
+        if (!kill(handle, id, sig)) {
+            return;
+        }
+        RunningContainer container = containers.get(id);
+        if (container != null && awaitExit(container, timeout)) {
+            return;
+        }
+        if (container == null && !isRunningAfter(id, timeout)) {
+            return;
+        }
+        kill(handle, id, "SIGKILL");
+        if (container != null) {
+            awaitExit(container, KILL_GRACE);
+        }
+    }
+
+    @Override
+    public void signal(TaskHandle handle, String signal) throws DriverException {
+        String id = containerId(handle);
+        if (!kill(handle, id, canonicalSignal(signal))) {
+            throw new DriverException("cannot signal task " + handle.taskId() + ": container is not running", false);
+        }
+    }
+
+    @Override
+    public void destroy(TaskHandle handle, boolean force) throws DriverException {
+        String id = containerId(handle);
+        if (!force) {
+            try {
+                if (Boolean.TRUE.equals(client.inspectContainerCmd(id).exec().getState().getRunning())) {
+                    throw new DriverException("cannot destroy running task", false);
+                }
+            } catch (NotFoundException e) {
+                forget(id);
+                return;
+            }
+        }
+        try {
+            client.removeContainerCmd(id).withForce(true).withRemoveVolumes(true).exec();
+        } catch (NotFoundException e) {
+            // already gone: destroy is idempotent
+        } catch (RuntimeException e) {
+            throw new DriverException("failed to remove container " + id + ": " + e.getMessage(), true, e);
+        }
+        forget(id);
+    }
+
+    @Override
+    public TaskHandle recover(TaskHandle handle) throws DriverException {
+        String id = containerId(handle);
+        if (containers.containsKey(id)) {
+            return handle;
+        }
+        InspectContainerResponse inspect;
+        try {
+            inspect = client.inspectContainerCmd(id).exec();
+        } catch (NotFoundException e) {
+            throw new TaskNotFoundException(handle.taskId());
+        } catch (RuntimeException e) {
+            throw new DriverException("failed to inspect container " + id + ": " + e.getMessage(), true, e);
+        }
+        ContainerLogCopier logs = null;
+        if (Boolean.TRUE.equals(inspect.getState().getRunning())) {
+            Path[] paths = logPaths(handle);
+            try {
+                logs = new ContainerLogCopier(paths[0], paths[1]);
+                // only what is new: the previous agent already copied what came before
+                int since = (int) clock.instant().getEpochSecond();
+                client.logContainerCmd(id).withFollowStream(true).withStdOut(true).withStdErr(true).withSince(since).exec(logs);
+            } catch (IOException e) {
+                log.warn("task {}: cannot reopen log files: {}", handle.taskId(), e.toString());
+            }
+        }
+        track(id, logs);
+        Map<String, String> state = new HashMap<>(handle.driverState());
+        state.putAll(engineOps.containerState(id));
+        return new TaskHandle(handle.driver(), handle.taskId(), handle.startedAt(), state);
+    }
+
+    /** Stats straight from the container's cgroup (cheap); see {@link CgroupStatsReader}. */
+    public ContainerStats stats(TaskHandle handle) throws DriverException {
+        ContainerCgroup cgroup = ContainerCgroup.fromState(handle.driverState())
+                .orElseThrow(() -> new DriverException("task " + handle.taskId() + " has no cgroup in its handle", false));
+        try {
+            return new CgroupStatsReader(Path.of(engine.cgroupRoot())).read(cgroup);
+        } catch (IOException e) {
+            throw new DriverException("cannot read stats of task " + handle.taskId() + ": " + e.getMessage(), false, e);
+        }
+    }
+
+    /**
+     * Agent shutdown: stops following logs and waiting, closes the engine connections. Containers keep running
+     * (a stopping agent leaves its tasks alone; {@link #recover} finds them again).
+     */
+    @Override
+    public void close() {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
+        containers.keySet().forEach(this::forget);
+        oomEvents.close();
+        for (DockerClient c : List.of(client, healthClient)) {
+            try {
+                c.close();
+            } catch (IOException e) {
+                log.debug("closing docker client: {}", e.toString());
+            }
+        }
+    }
+
+    private void track(String id, ContainerLogCopier logs) {
+        oomEvents.ensureStarted();
+        CompletableFuture<ExitResult> exit = new CompletableFuture<>();
+        containers.put(id, new RunningContainer(id, exit, logs));
+        Thread.ofVirtual().name("docker-wait-" + id.substring(0, 12)).start(() -> ContainerWaiter.await(client, id, logs, exit, closed::get, oomEvents));
+    }
+
+    private void forget(String id) {
+        oomEvents.forget(id);
+        RunningContainer container = containers.remove(id);
+        if (container != null && container.logs() != null) {
+            try {
+                container.logs().close();
+            } catch (IOException e) {
+                log.debug("closing log stream of {}: {}", id, e.toString());
+            }
+        }
+    }
+
+    /** Sends {@code signal}; false when the container exists but is not running. */
+    private boolean kill(TaskHandle handle, String id, String signal) throws DriverException {
+        try {
+            client.killContainerCmd(id).withSignal(signal).exec();
+            return true;
+        } catch (NotFoundException e) {
+            throw new TaskNotFoundException(handle.taskId());
+        } catch (ConflictException | NotModifiedException e) {
+            return false;
+        } catch (RuntimeException e) {
+            throw new DriverException("failed to send " + signal + " to container " + id + ": " + e.getMessage(), true, e);
+        }
+    }
+
+    private static boolean awaitExit(RunningContainer container, Duration timeout) {
+        try {
+            container.exit().get(Math.max(0, timeout.toMillis()), TimeUnit.MILLISECONDS);
+            return true;
+        } catch (TimeoutException e) {
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        } catch (ExecutionException e) {
+            return true;
+        }
+    }
+
+    /** For a container this instance does not track: poll its state until {@code timeout}. */
+    private boolean isRunningAfter(String id, Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        do {
+            try {
+                if (!Boolean.TRUE.equals(client.inspectContainerCmd(id).exec().getState().getRunning())) {
+                    return false;
+                }
+                Thread.sleep(50);
+            } catch (NotFoundException e) {
+                return false;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return true;
+            }
+        } while (System.nanoTime() < deadline);
+        return true;
+    }
+
+    private void removeQuietly(String id) {
+        if (id == null) {
+            return;
+        }
+        forget(id);
+        try {
+            client.removeContainerCmd(id).withForce(true).exec();
+        } catch (RuntimeException e) {
+            log.debug("cleanup of container {} failed: {}", id, e.toString());
+        }
+    }
+
+    private static String containerId(TaskHandle handle) throws DriverException {
+        String id = handle.driverState().get(STATE_CONTAINER_ID);
+        if (id == null || id.isBlank()) {
+            throw new DriverException("handle of task " + handle.taskId() + " has no container_id", false);
+        }
+        return id;
+    }
+
+    private static Path[] logPaths(TaskHandle handle) {
+        String out = handle.driverState().get("stdout_path");
+        String err = handle.driverState().get("stderr_path");
+        return new Path[] {out == null ? null : Path.of(out), err == null ? null : Path.of(err)};
+    }
+
+    /** The engine wants a name: {@code usr1}/{@code SIGUSR1} → {@code SIGUSR1}; unknown names are refused. */
+    private static String canonicalSignal(String signal) throws DriverException {
+        return Signals.name(Signals.parse(signal));
+    }
+}

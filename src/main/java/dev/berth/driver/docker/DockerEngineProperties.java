@@ -1,0 +1,23 @@
+package dev.berth.driver.docker;
+
+import java.time.Duration;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+
+/**
+ * Where and how the docker driver talks to the engine ({@code berth.drivers.docker.*}; {@code enabled} and
+ * {@code pull} live in {@link dev.berth.config.BerthProperties.Docker}).
+ *
+ * @param host              engine endpoint, e.g. {@code unix:///var/run/docker.sock} or {@code tcp://127.0.0.1:2375}
+ * @param fingerprintPeriod how often the engine is pinged for the driver's health
+ * @param pingTimeout       how long one health ping may take before the engine counts as unreachable
+ * @param cgroupRoot        where the host's cgroup hierarchies are mounted (container stats are read there)
+ */
+@ConfigurationProperties("berth.drivers.docker")
+public record DockerEngineProperties(
+        @DefaultValue("unix:///var/run/docker.sock") String host,
+        @DefaultValue("5s") Duration fingerprintPeriod,
+        @DefaultValue("2s") Duration pingTimeout,
+        @DefaultValue("/sys/fs/cgroup") String cgroupRoot) {
+}

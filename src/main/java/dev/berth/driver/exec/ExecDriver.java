@@ -1,0 +1,217 @@
+package dev.berth.driver.exec;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import dev.berth.driver.DriverException;
+import dev.berth.driver.DriverFingerprint;
+import dev.berth.driver.ExitResult;
+import dev.berth.driver.HealthState;
+import dev.berth.driver.TaskConfig;
+import dev.berth.driver.TaskConfigValidationException;
+import dev.berth.driver.TaskDriver;
+import dev.berth.driver.TaskHandle;
+import dev.berth.driver.cgroup.CgroupLimits;
+import dev.berth.driver.cgroup.CgroupManager;
+import dev.berth.driver.cgroup.CgroupVersion;
+import dev.berth.driver.cgroup.TaskCgroup;
+import dev.berth.driver.rawexec.RawExecDriver;
+
+/**
+ * Nomad's {@code exec}: raw_exec plus a cgroup per task that enforces the task's memory ({@code MemoryMB} /
+ * {@code MemoryMaxMB}), CPU shares ({@code CPU}; v2 weight) and a pids limit. The process lifecycle (own session,
+ * signals to the group, exit status surviving the agent, recover) is raw_exec's; this driver wraps the task's
+ * program so it enters its cgroup <em>before</em> it execs, so every process of the task is born inside. An OOM
+ * kill counted by the cgroup during the run is reported as {@link ExitResult#oomKilled()}. Destroy removes the cgroup.
+ *
+ * <p>driverState: raw_exec's keys, with {@code cgroup} = the cgroup's name (relative to each hierarchy root),
+ * {@code cgroup_version} and {@code oom_kill_base} (the cgroup's OOM count at start).
+ */
+public class ExecDriver implements TaskDriver, AutoCloseable {
+
+    public static final String NAME = "exec";
+    static final String STATE_CGROUP = "cgroup";
+    static final String STATE_CGROUP_VERSION = "cgroup_version";
+    static final String STATE_OOM_BASE = "oom_kill_base";
+
+    /**
+     * Runs as {@code sh -c ENTER berth-exec <n> <procs file>… <keep PWD 0|1> <program> <args>…}: writes its own pid
+     * into every hierarchy's {@code cgroup.procs}, then execs the program, so nothing of the task runs outside.
+     */
+    static final String ENTER = "n=$1; shift; while [ \"$n\" -gt 0 ]; do echo $$ > \"$1\" || exit 125; shift; n=$((n-1)); done; "
+            + "[ \"$1\" = 1 ] || unset PWD; shift; exec \"$@\"";
+
+    private static final Logger log = LoggerFactory.getLogger(ExecDriver.class);
+
+    private final boolean enabled;
+    private final RawExecDriver processes;
+    private final CgroupManager cgroups;
+    private final long defaultPidsLimit;
+
+    /**
+     * @param processes        a raw_exec instance (enabled, not registered as a driver of its own) that runs the processes
+     * @param defaultPidsLimit pids limit for tasks that set none (0 = unlimited)
+     */
+    public ExecDriver(boolean enabled, RawExecDriver processes, CgroupManager cgroups, long defaultPidsLimit) {
+        this.enabled = enabled;
+        this.processes = processes;
+        this.cgroups = cgroups;
+        this.defaultPidsLimit = defaultPidsLimit;
+    }
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public Duration fingerprintPeriod() {
+        return Duration.ofSeconds(30);
+    }
+
+    @Override
+    public DriverFingerprint fingerprint() {
+        if (!enabled) {
+            return DriverFingerprint.disabled();
+        }
+        if (cgroups.version() == CgroupVersion.NONE) {
+            return new DriverFingerprint(HealthState.UNHEALTHY, "no cgroup v1 memory or cgroup2 mount: exec needs cgroups", Map.of());
+        }
+        DriverFingerprint base = processes.fingerprint();
+        if (base.health() != HealthState.HEALTHY) {
+            return new DriverFingerprint(base.health(), base.description(), Map.of());
+        }
+        return DriverFingerprint.healthy(Map.of("driver.exec", "true",
+                "driver.exec.cgroup_version", cgroups.version() == CgroupVersion.V2 ? "2" : "1"));
+    }
+
+    @Override
+    public void validate(Map<String, Object> config) throws TaskConfigValidationException {
+        ExecTaskConfig.parse(config);
+    }
+
+    @Override
+    public TaskHandle start(TaskConfig task) throws DriverException {
+        if (!enabled) {
+            throw new DriverException("exec is disabled", false);
+        }
+        ExecTaskConfig config;
+        try {
+            config = ExecTaskConfig.parse(task.config());
+        } catch (TaskConfigValidationException e) {
+            throw new DriverException("failed to decode driver config: " + e.getMessage(), false, e);
+        }
+        String path = task.env().getOrDefault("PATH", System.getenv("PATH"));
+        Path program = ProgramLookup.find(config.command(), task.taskDir(), path).orElseThrow(() -> new DriverException(
+                "file " + config.command() + " not found under path " + task.taskDir(), false));
+        long pids = config.pidsLimit() > 0 ? config.pidsLimit() : defaultPidsLimit;
+        CgroupLimits limits = new CgroupLimits(task.memoryMb() * 1024L * 1024L, task.memoryMaxMb() * 1024L * 1024L, task.cpuMhz(), pids);
+        TaskCgroup cgroup = cgroups.create(task.allocId(), task.taskName(), limits)
+                .orElseThrow(() -> new DriverException("cannot create a cgroup for task " + task.id() + " (see the agent log)", false));
+        long oomBase = OomKills.count(cgroup);
+
+        List<String> args = new ArrayList<>(List.of("-c", ENTER, "berth-exec"));
+        LinkedHashSet<Path> dirs = new LinkedHashSet<>(cgroup.dirs().values());
+        args.add(Integer.toString(dirs.size()));
+        dirs.forEach(dir -> args.add(dir.resolve("cgroup.procs").toString()));
+        args.add(task.env().containsKey("PWD") ? "1" : "0");
+        args.add(program.toString());
+        args.addAll(config.args());
+        Map<String, Object> rawConfig = new LinkedHashMap<>();
+        rawConfig.put("command", "/bin/sh");
+        rawConfig.put("args", args);
+        if (!config.workDir().isEmpty()) {
+            rawConfig.put("work_dir", config.workDir());
+        }
+        TaskConfig wrapped = new TaskConfig(task.id(), task.allocId(), task.taskName(), task.jobName(), task.taskGroup(),
+                task.namespace(), rawConfig, task.env(), task.allocDir(), task.taskDir(), task.stdoutPath(), task.stderrPath(),
+                task.cpuMhz(), task.memoryMb(), task.memoryMaxMb(), task.devices());
+        TaskHandle started;
+        try {
+            started = processes.start(wrapped);
+        } catch (DriverException e) {
+            removeQuietly(cgroup);
+            throw e;
+        }
+        Map<String, String> state = new LinkedHashMap<>(started.driverState());
+        state.put(STATE_CGROUP, cgroup.name());
+        state.put(STATE_CGROUP_VERSION, cgroup.version() == CgroupVersion.V2 ? "2" : "1");
+        state.put(STATE_OOM_BASE, Long.toString(oomBase));
+        log.info("started exec task {} in cgroup {} (memory {} B, shares {}, pids {})", task.id(), cgroup.name(),
+                limits.hardMemoryLimit(), limits.cpuShares(), pids);
+        return new TaskHandle(NAME, started.taskId(), started.startedAt(), state);
+    }
+
+    @Override
+    public CompletableFuture<ExitResult> waitTask(TaskHandle handle) {
+        Optional<TaskCgroup> cgroup = cgroupOf(handle);
+        long base = Long.parseLong(handle.driverState().getOrDefault(STATE_OOM_BASE, "0"));
+        return processes.waitTask(handle).thenApply(exit -> {
+            boolean oom = exit.oomKilled() || cgroup.map(c -> OomKills.count(c) > base).orElse(false);
+            return oom == exit.oomKilled() ? exit : new ExitResult(exit.exitCode(), exit.signal(), true, exit.err());
+        });
+    }
+
+    @Override
+    public void stop(TaskHandle handle, Duration timeout, String signal) throws DriverException {
+        // raw_exec's default is SIGINT (Nomad's executor); signal, grace, SIGKILL to the process group
+        processes.stop(handle, timeout, signal);
+        // anything that left the process group (setsid'd daemons) is still in the cgroup
+        cgroupOf(handle).ifPresent(TaskCgroup::killAll);
+    }
+
+    @Override
+    public void signal(TaskHandle handle, String signal) throws DriverException {
+        processes.signal(handle, signal);
+    }
+
+    @Override
+    public void destroy(TaskHandle handle, boolean force) throws DriverException {
+        processes.destroy(handle, force);
+        Optional<TaskCgroup> cgroup = cgroupOf(handle);
+        if (cgroup.isPresent()) {
+            try {
+                cgroup.get().remove();
+            } catch (IOException e) {
+                throw new DriverException("failed to remove cgroup " + cgroup.get().name() + ": " + e.getMessage(), true, e);
+            }
+        }
+    }
+
+    @Override
+    public TaskHandle recover(TaskHandle handle) throws DriverException {
+        TaskHandle recovered = processes.recover(handle);
+        Map<String, String> state = new LinkedHashMap<>(recovered.driverState());
+        handle.driverState().forEach(state::putIfAbsent);
+        return new TaskHandle(NAME, recovered.taskId(), recovered.startedAt(), state);
+    }
+
+    /** The task's cgroup, for the stats collector ({@link TaskCgroup#dirs()}); empty once it was removed. */
+    public Optional<TaskCgroup> cgroupOf(TaskHandle handle) {
+        return cgroups.find(handle.driverState().get(STATE_CGROUP));
+    }
+
+    @Override
+    public void close() {
+        processes.close();
+    }
+
+    private static void removeQuietly(TaskCgroup cgroup) {
+        try {
+            cgroup.remove();
+        } catch (IOException e) {
+            log.warn("could not remove cgroup {} of a task that failed to start: {}", cgroup.name(), e.toString());
+        }
+    }
+}

@@ -1,0 +1,33 @@
+package dev.berth.driver.exec;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+import dev.berth.config.BerthProperties;
+import dev.berth.driver.cgroup.CgroupManager;
+import dev.berth.driver.rawexec.RawExecDriver;
+import dev.berth.driver.rawexec.TaskOutputs;
+
+/**
+ * Registers {@code exec}; undetected unless {@code berth.drivers.exec.enabled=true}. Its processes run through a
+ * private raw_exec instance (always enabled, not a driver bean of its own) whose exit files live under
+ * {@code <data-dir>/drivers/exec}. {@code berth.drivers.exec.pids-limit} (default 4096) caps processes per task.
+ */
+@Configuration(proxyBeanMethods = false)
+class ExecDriverConfiguration {
+
+    @Bean
+    ExecDriver execDriver(BerthProperties properties, Clock clock, CgroupManager cgroups,
+            @Value("${berth.drivers.exec.pids-limit:4096}") long pidsLimit) {
+        ScheduledThreadPoolExecutor poller = new ScheduledThreadPoolExecutor(1, Thread.ofVirtual().name("exec-watch-", 0).factory());
+        poller.setRemoveOnCancelPolicy(true);
+        RawExecDriver processes = new RawExecDriver(true, clock, properties.dataDir().resolve("drivers").resolve("exec"), poller,
+                Duration.ofMillis(250), TaskOutputs.APPEND_TO_FILES);
+        return new ExecDriver(properties.drivers().exec().enabled(), processes, cgroups, pidsLimit);
+    }
+}

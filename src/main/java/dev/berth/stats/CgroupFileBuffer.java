@@ -1,0 +1,151 @@
+package dev.berth.stats;
+
+import java.io.FileInputStream;
+import java.io.FileNotFoundException;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+
+/**
+ * A reusable buffer that reads a whole kernel file (cgroupfs/procfs report size 0, so it reads to EOF) and parses
+ * numbers straight from the bytes: no regex, no per-line strings. Not thread-safe; one per reader.
+ */
+final class CgroupFileBuffer {
+
+    private byte[] buf = new byte[4096];
+    private int len;
+
+    /** Reads the file; false when it does not exist (or vanished with its cgroup/process). */
+    boolean load(String path) throws IOException {
+        len = 0;
+        try (FileInputStream in = new FileInputStream(path)) {
+            int n;
+            while ((n = in.read(buf, len, buf.length - len)) > 0) {
+                len += n;
+                if (len == buf.length) {
+                    buf = Arrays.copyOf(buf, buf.length * 2);
+                }
+            }
+            return true;
+        } catch (FileNotFoundException gone) {
+            return false;
+        }
+    }
+
+    int length() {
+        return len;
+    }
+
+    /** The first number in the file ({@code max} and other words read as -1). */
+    long firstLong() {
+        return parseLong(0);
+    }
+
+    /**
+     * Scans {@code key value} lines (memory.stat, cpu.stat, cpuacct.stat, /proc status with {@code Key:}) and stores
+     * the value of each wanted key into {@code out} at the key's index.
+     *
+     * @return a bit mask of the keys found (bit i = keys[i])
+     */
+    long scan(byte[][] keys, long[] out) {
+        long found = 0;
+        int pos = 0;
+        while (pos < len) {
+            int keyEnd = pos;
+            while (keyEnd < len && buf[keyEnd] != ' ' && buf[keyEnd] != '\t' && buf[keyEnd] != '\n') {
+                keyEnd++;
+            }
+            for (int k = 0; k < keys.length; k++) {
+                if ((found & (1L << k)) == 0 && equals(keys[k], pos, keyEnd)) {
+                    out[k] = parseLong(keyEnd);
+                    found |= 1L << k;
+                    break;
+                }
+            }
+            pos = keyEnd;
+            while (pos < len && buf[pos] != '\n') {
+                pos++;
+            }
+            pos++;
+        }
+        return found;
+    }
+
+    /** Starts of the space-separated fields of /proc/pid/stat after the {@code (comm)} field, which may hold spaces. */
+    int statFieldsStart() {
+        int close = len - 1;
+        while (close >= 0 && buf[close] != ')') {
+            close--;
+        }
+        return close + 2;
+    }
+
+    /** The n-th (0-based) space-separated number at or after {@code from}. */
+    long fieldLong(int from, int n) {
+        int pos = from;
+        for (int i = 0; i < n && pos < len; i++) {
+            while (pos < len && buf[pos] != ' ') {
+                pos++;
+            }
+            pos++;
+        }
+        return parseLong(pos);
+    }
+
+    /** Each line as a number (cgroup.procs). */
+    int lines(long[] out) {
+        int count = 0;
+        int pos = 0;
+        while (pos < len && count < out.length) {
+            if (buf[pos] >= '0' && buf[pos] <= '9') {
+                out[count++] = parseLong(pos);
+            }
+            while (pos < len && buf[pos] != '\n') {
+                pos++;
+            }
+            pos++;
+        }
+        return count;
+    }
+
+    @Override
+    public String toString() {
+        return new String(buf, 0, len, StandardCharsets.US_ASCII);
+    }
+
+    static byte[][] keys(String... names) {
+        byte[][] keys = new byte[names.length][];
+        for (int i = 0; i < names.length; i++) {
+            keys[i] = names[i].getBytes(StandardCharsets.US_ASCII);
+        }
+        return keys;
+    }
+
+    private boolean equals(byte[] key, int from, int to) {
+        if (to - from != key.length) {
+            return false;
+        }
+        for (int i = 0; i < key.length; i++) {
+            if (buf[from + i] != key[i]) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    // Skips blanks, then reads digits; anything else (e.g. "max") gives -1.
+    private long parseLong(int from) {
+        int pos = from;
+        while (pos < len && (buf[pos] == ' ' || buf[pos] == '\t')) {
+            pos++;
+        }
+        if (pos >= len || buf[pos] < '0' || buf[pos] > '9') {
+            return -1;
+        }
+        long value = 0;
+        while (pos < len && buf[pos] >= '0' && buf[pos] <= '9') {
+            value = value * 10 + (buf[pos++] - '0');
+        }
+        return value;
+    }
+}

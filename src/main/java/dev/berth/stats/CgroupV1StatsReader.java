@@ -1,0 +1,139 @@
+package dev.berth.stats;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.EnumSet;
+import java.util.Map;
+
+import static dev.berth.stats.TaskMemoryField.CACHE;
+import static dev.berth.stats.TaskMemoryField.KERNEL_MAX_USAGE;
+import static dev.berth.stats.TaskMemoryField.KERNEL_USAGE;
+import static dev.berth.stats.TaskMemoryField.MAPPED_FILE;
+import static dev.berth.stats.TaskMemoryField.MAX_USAGE;
+import static dev.berth.stats.TaskMemoryField.RSS;
+import static dev.berth.stats.TaskMemoryField.SWAP;
+import static dev.berth.stats.TaskMemoryField.USAGE;
+import static dev.berth.stats.TaskMemoryField.WORKING_SET;
+
+/**
+ * cgroup v1: memory from the memory hierarchy, CPU time from cpuacct, throttling from cpu (separate hierarchies here,
+ * one directory when co-mounted). Hierarchical {@code total_*} keys of memory.stat are preferred over the local ones.
+ */
+final class CgroupV1StatsReader implements TaskStatsReader {
+
+    static final long NANOS_PER_USER_HZ_TICK = 10_000_000L; // USER_HZ is 100 on every Linux ABI
+
+    private static final byte[][] MEMORY_STAT = CgroupFileBuffer.keys("total_rss", "total_cache", "total_mapped_file",
+            "total_inactive_file", "rss", "cache", "mapped_file", "inactive_file");
+    private static final byte[][] CPUACCT_STAT = CgroupFileBuffer.keys("user", "system");
+    private static final byte[][] CPU_STAT = CgroupFileBuffer.keys("nr_throttled", "throttled_time");
+
+    private final CgroupFileBuffer buffer = new CgroupFileBuffer();
+    private final long[] values = new long[MEMORY_STAT.length];
+    private final String usage;
+    private final String maxUsage;
+    private final String memoryStat;
+    private final String memswUsage;
+    private final String kmemUsage;
+    private final String kmemMaxUsage;
+    private final String cpuacctUsage;
+    private final String cpuacctStat;
+    private final String cpuStat;
+
+    CgroupV1StatsReader(Map<String, Path> dirs) {
+        Path memory = dirs.get("memory");
+        Path cpuacct = dirs.get("cpuacct");
+        Path cpu = dirs.get("cpu");
+        usage = file(memory, "memory.usage_in_bytes");
+        maxUsage = file(memory, "memory.max_usage_in_bytes");
+        memoryStat = file(memory, "memory.stat");
+        // optional files: swap accounting and kmem may be compiled out or disabled on the kernel command line
+        memswUsage = existing(memory, "memory.memsw.usage_in_bytes");
+        kmemUsage = existing(memory, "memory.kmem.usage_in_bytes");
+        kmemMaxUsage = existing(memory, "memory.kmem.max_usage_in_bytes");
+        cpuacctUsage = file(cpuacct, "cpuacct.usage");
+        cpuacctStat = file(cpuacct, "cpuacct.stat");
+        cpuStat = file(cpu, "cpu.stat");
+    }
+
+    @Override
+    public TaskRawSample read() throws IOException {
+        TaskMemoryStats.Builder memory = new TaskMemoryStats.Builder();
+        readSingle(usage, memory, USAGE);
+        readSingle(maxUsage, memory, MAX_USAGE);
+        readSingle(memswUsage, memory, SWAP);
+        readSingle(kmemUsage, memory, KERNEL_USAGE);
+        readSingle(kmemMaxUsage, memory, KERNEL_MAX_USAGE);
+        if (memoryStat != null && buffer.load(memoryStat)) {
+            long found = buffer.scan(MEMORY_STAT, values);
+            pick(memory, RSS, found, 0, 4);
+            pick(memory, CACHE, found, 1, 5);
+            pick(memory, MAPPED_FILE, found, 2, 6);
+            long inactiveFile = (found & (1L << 3)) != 0 ? values[3] : (found & (1L << 7)) != 0 ? values[7] : -1;
+            if (inactiveFile >= 0 && memory.has(USAGE)) {
+                memory.set(WORKING_SET, Math.max(0, memory.get(USAGE) - inactiveFile));
+            }
+        }
+
+        EnumSet<TaskCpuField> cpuFields = EnumSet.noneOf(TaskCpuField.class);
+        long totalNs = 0;
+        long userNs = 0;
+        long systemNs = 0;
+        long throttledPeriods = 0;
+        long throttledNs = 0;
+        if (cpuacctUsage != null && buffer.load(cpuacctUsage) && buffer.firstLong() >= 0) {
+            totalNs = buffer.firstLong();
+            cpuFields.add(TaskCpuField.PERCENT);
+        }
+        if (cpuacctStat != null && buffer.load(cpuacctStat)) {
+            long found = buffer.scan(CPUACCT_STAT, values);
+            if ((found & 1) != 0) {
+                userNs = values[0] * NANOS_PER_USER_HZ_TICK;
+                cpuFields.add(TaskCpuField.USER_MODE);
+            }
+            if ((found & 2) != 0) {
+                systemNs = values[1] * NANOS_PER_USER_HZ_TICK;
+                cpuFields.add(TaskCpuField.SYSTEM_MODE);
+            }
+        }
+        if (cpuStat != null && buffer.load(cpuStat)) {
+            long found = buffer.scan(CPU_STAT, values);
+            if ((found & 1) != 0) {
+                throttledPeriods = values[0];
+                cpuFields.add(TaskCpuField.THROTTLED_PERIODS);
+            }
+            if ((found & 2) != 0) {
+                throttledNs = values[1];
+                cpuFields.add(TaskCpuField.THROTTLED_TIME);
+            }
+        }
+        return new TaskRawSample(memory.build(), new TaskCpuTimes(totalNs, userNs, systemNs, throttledPeriods, throttledNs, cpuFields),
+                Map.of());
+    }
+
+    private void readSingle(String path, TaskMemoryStats.Builder memory, TaskMemoryField field) throws IOException {
+        if (path != null && buffer.load(path)) {
+            long value = buffer.firstLong();
+            if (value >= 0) {
+                memory.set(field, value);
+            }
+        }
+    }
+
+    private void pick(TaskMemoryStats.Builder memory, TaskMemoryField field, long found, int hierarchical, int local) {
+        if ((found & (1L << hierarchical)) != 0) {
+            memory.set(field, values[hierarchical]);
+        } else if ((found & (1L << local)) != 0) {
+            memory.set(field, values[local]);
+        }
+    }
+
+    private static String file(Path dir, String name) {
+        return dir == null ? null : dir.resolve(name).toString();
+    }
+
+    private static String existing(Path dir, String name) {
+        return dir != null && Files.exists(dir.resolve(name)) ? dir.resolve(name).toString() : null;
+    }
+}

@@ -1,0 +1,64 @@
+package dev.berth.stats;
+
+import java.io.IOException;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * One task's reader plus the CPU-rate state between its samples. Turns each {@link TaskRawSample} into an immutable
+ * {@link TaskStatsSnapshot}. Confined to one sampling at a time (the collector guarantees it).
+ */
+final class TaskSampler {
+
+    private final TaskStatsTarget target;
+    private final TaskStatsReader reader;
+    private final TaskCpuCapacity capacity;
+    private final Clock clock;
+    private final Rates total = new Rates();
+    private Map<Long, Rates> perPid = new HashMap<>();
+
+    TaskSampler(TaskStatsTarget target, TaskStatsReader reader, TaskCpuCapacity capacity, Clock clock) {
+        this.target = target;
+        this.reader = reader;
+        this.capacity = capacity;
+        this.clock = clock;
+    }
+
+    TaskStatsTarget target() {
+        return target;
+    }
+
+    TaskStatsSnapshot sample() throws IOException {
+        TaskRawSample raw = reader.read();
+        Instant at = clock.instant();
+        long wallNs = at.getEpochSecond() * 1_000_000_000L + at.getNano();
+        Map<String, TaskResourceUsage> pids = new LinkedHashMap<>();
+        Map<Long, Rates> nextPerPid = new HashMap<>();
+        raw.pids().forEach((pid, proc) -> {
+            Rates rates = perPid.getOrDefault(pid, new Rates());
+            nextPerPid.put(pid, rates);
+            pids.put(Long.toString(pid), new TaskResourceUsage(proc.memory(), rates.cpu(proc.cpu(), wallNs)));
+        });
+        perPid = nextPerPid; // exited processes drop their trackers
+        TaskResourceUsage usage = new TaskResourceUsage(raw.memory(), total.cpu(raw.cpu(), wallNs));
+        return new TaskStatsSnapshot(target, wallNs, usage, pids);
+    }
+
+    /** The three percent trackers of one CPU time source (total, user, system), as Nomad keeps them. */
+    private final class Rates {
+        private final TaskCpuPercent totalPercent = new TaskCpuPercent();
+        private final TaskCpuPercent userPercent = new TaskCpuPercent();
+        private final TaskCpuPercent systemPercent = new TaskCpuPercent();
+
+        TaskCpuStats cpu(TaskCpuTimes times, long wallNs) {
+            double percent = times.isMeasured(TaskCpuField.PERCENT) ? totalPercent.percent(times.totalNs(), wallNs) : 0;
+            double user = times.isMeasured(TaskCpuField.USER_MODE) ? userPercent.percent(times.userNs(), wallNs) : 0;
+            double system = times.isMeasured(TaskCpuField.SYSTEM_MODE) ? systemPercent.percent(times.systemNs(), wallNs) : 0;
+            return new TaskCpuStats(system, user, capacity.ticksConsumed(percent), percent, times.throttledPeriods(),
+                    times.throttledNs(), times.totalNs(), times.userNs(), times.systemNs(), times.fields());
+        }
+    }
+}

@@ -1,0 +1,210 @@
+package dev.berth.stats;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
+import java.util.function.Function;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.context.SmartLifecycle;
+
+import dev.berth.stats.TaskStatsTarget.TaskKey;
+
+/**
+ * Samples every registered running task once per {@code berth.telemetry.collection-interval} into an immutable
+ * per-task snapshot map. REST and Prometheus read {@link #snapshots()}; nothing they do triggers a read.
+ *
+ * <p>Each task is read on its own virtual thread. A tick waits for the reads up to one interval; a read that takes
+ * longer (a hung cgroupfs, a D-state process) is left to finish in the background, its task keeps its previous
+ * snapshot, and it is not read again until it returns — so one slow task never delays the others.
+ *
+ * <p>With {@code publish-allocation-metrics=false} nothing is registered or collected (Nomad ≥ 2025, §3.1).
+ */
+public class TaskStatsCollector implements SmartLifecycle {
+
+    private static final Logger log = LoggerFactory.getLogger(TaskStatsCollector.class);
+
+    private final boolean enabled;
+    private final Duration interval;
+    private final Function<TaskStatsTarget, TaskStatsReader> readers;
+    private final TaskCpuCapacity capacity;
+    private final Clock clock;
+    private final Map<TaskKey, Entry> entries = new ConcurrentHashMap<>();
+    private final Map<TaskKey, TaskStatsSnapshot> latest = new ConcurrentHashMap<>();
+    private final List<Consumer<Map<TaskKey, TaskStatsSnapshot>>> listeners = new CopyOnWriteArrayList<>();
+    private volatile ExecutorService reads = newReadExecutor();
+    private volatile Map<TaskKey, TaskStatsSnapshot> published = Map.of();
+    private volatile ScheduledExecutorService ticker;
+
+    public TaskStatsCollector(boolean enabled, Duration interval, Function<TaskStatsTarget, TaskStatsReader> readers,
+            TaskCpuCapacity capacity, Clock clock) {
+        this.enabled = enabled;
+        this.interval = interval;
+        this.readers = readers;
+        this.capacity = capacity;
+        this.clock = clock;
+    }
+
+    /** Starts sampling a running task (poststart). Re-registering a task replaces its reader and CPU history. */
+    public void register(TaskStatsTarget target) {
+        if (!enabled) {
+            return;
+        }
+        entries.put(target.key(), new Entry(new TaskSampler(target, readers.apply(target), capacity, clock)));
+    }
+
+    /** Stops sampling (exited/stop) and drops the task's snapshot at once, so its metric series disappear. */
+    public void unregister(String allocId, String task) {
+        TaskKey key = new TaskKey(allocId, task);
+        if (entries.remove(key) != null | latest.remove(key) != null) {
+            publish();
+        }
+    }
+
+    /** The latest snapshot of every registered task that has been sampled at least once. Immutable. */
+    public Map<TaskKey, TaskStatsSnapshot> snapshots() {
+        return published;
+    }
+
+    public Optional<TaskStatsSnapshot> snapshot(String allocId, String task) {
+        return Optional.ofNullable(published.get(new TaskKey(allocId, task)));
+    }
+
+    /** The snapshots of one allocation's tasks. */
+    public List<TaskStatsSnapshot> snapshotsOf(String allocId) {
+        List<TaskStatsSnapshot> result = new ArrayList<>();
+        for (TaskStatsSnapshot snapshot : published.values()) {
+            if (snapshot.target().allocId().equals(allocId)) {
+                result.add(snapshot);
+            }
+        }
+        return result;
+    }
+
+    /** Called with the new snapshot map after every tick and every unregister (e.g. to reconcile meters). */
+    public void addListener(Consumer<Map<TaskKey, TaskStatsSnapshot>> listener) {
+        listeners.add(listener);
+    }
+
+    public boolean enabled() {
+        return enabled;
+    }
+
+    /** One tick: samples every registered task (bounded by one interval), then publishes the snapshot map. */
+    public void collect() {
+        List<CompletableFuture<Void>> running = new ArrayList<>();
+        entries.forEach((key, entry) -> {
+            if (entry.reading.compareAndSet(false, true)) {
+                running.add(CompletableFuture.runAsync(() -> sampleOne(key, entry), reads));
+            } else {
+                log.debug("Stats read of {} still running from an earlier tick; keeping its previous sample", key);
+            }
+        });
+        try {
+            CompletableFuture.allOf(running.toArray(CompletableFuture[]::new)).get(interval.toNanos(), TimeUnit.NANOSECONDS);
+        } catch (TimeoutException slow) {
+            log.debug("{} task stats reads exceeded {}", running.stream().filter(f -> !f.isDone()).count(), interval);
+        } catch (ExecutionException impossible) {
+            log.warn("Task stats read failed", impossible); // sampleOne catches everything
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        publish();
+    }
+
+    private void sampleOne(TaskKey key, Entry entry) {
+        try {
+            TaskStatsSnapshot snapshot = entry.sampler.sample();
+            if (entries.get(key) == entry) { // not unregistered or replaced while reading
+                latest.put(key, snapshot);
+            }
+        } catch (Exception | LinkageError e) {
+            if (entry.failureLogged.compareAndSet(false, true)) {
+                log.warn("Cannot read stats of task {}/{}: {}", key.allocId(), key.task(), e.toString());
+            }
+        } finally {
+            entry.reading.set(false);
+        }
+    }
+
+    private synchronized void publish() {
+        latest.keySet().retainAll(entries.keySet());
+        Map<TaskKey, TaskStatsSnapshot> snapshot = Map.copyOf(latest);
+        published = snapshot;
+        for (Consumer<Map<TaskKey, TaskStatsSnapshot>> listener : listeners) {
+            try {
+                listener.accept(snapshot);
+            } catch (RuntimeException e) {
+                log.warn("Task stats listener failed", e);
+            }
+        }
+    }
+
+    @Override
+    public void start() {
+        if (!enabled || ticker != null) {
+            return;
+        }
+        if (reads.isShutdown()) { // a context that is stopped and started again
+            reads = newReadExecutor();
+        }
+        ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor(
+                Thread.ofPlatform().name("berth-task-stats").daemon(true).factory());
+        // fixed delay: a tick that ran long never queues up a burst of catch-up ticks
+        scheduler.scheduleWithFixedDelay(this::tickSafely, 0, interval.toNanos(), TimeUnit.NANOSECONDS);
+        ticker = scheduler;
+    }
+
+    // A periodic task that throws is never run again: catch everything, the next tick re-arms.
+    private void tickSafely() {
+        try {
+            collect();
+        } catch (Throwable e) {
+            log.warn("Task stats tick failed; retrying next interval", e);
+        }
+    }
+
+    @Override
+    public void stop() {
+        ScheduledExecutorService scheduler = ticker;
+        ticker = null;
+        if (scheduler != null) {
+            scheduler.shutdownNow();
+        }
+        reads.shutdownNow();
+    }
+
+    @Override
+    public boolean isRunning() {
+        return ticker != null;
+    }
+
+    private static ExecutorService newReadExecutor() {
+        return Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("berth-task-stats-read-", 0).factory());
+    }
+
+    private static final class Entry {
+        final TaskSampler sampler;
+        final AtomicBoolean reading = new AtomicBoolean();
+        final AtomicBoolean failureLogged = new AtomicBoolean();
+
+        Entry(TaskSampler sampler) {
+            this.sampler = sampler;
+        }
+    }
+}

@@ -1,0 +1,215 @@
+package dev.berth.driver.exec;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import dev.berth.config.NodeIdentity;
+import dev.berth.driver.DriverException;
+import dev.berth.driver.ExitResult;
+import dev.berth.driver.HealthState;
+import dev.berth.driver.TaskConfig;
+import dev.berth.driver.TaskConfigValidationException;
+import dev.berth.driver.TaskHandle;
+import dev.berth.driver.cgroup.CgroupManager;
+import dev.berth.driver.cgroup.CgroupMounts;
+import dev.berth.driver.cgroup.CgroupVersion;
+import dev.berth.driver.cgroup.TaskCgroup;
+import dev.berth.driver.rawexec.RawExecDriver;
+import dev.berth.driver.rawexec.TaskOutputs;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The exec driver with real processes in real cgroup v1 hierarchies of this host (root, read-write). It fails rather
+ * than skips without them: the build machine and CI have them.
+ */
+class ExecDriverTest {
+
+    /** One node id for the class, so all its task cgroups share one parent that {@link #removeParent} cleans up. */
+    private static final NodeIdentity NODE = new NodeIdentity(UUID.randomUUID().toString());
+
+    @TempDir
+    Path root;
+
+    private ExecDriver driver;
+    private final List<TaskHandle> started = new ArrayList<>();
+
+    @BeforeEach
+    void driver() throws IOException {
+        driver = newDriver();
+    }
+
+    /** A driver instance as an agent (re)start makes one: its own raw_exec, the same exit-file dir and node. */
+    private ExecDriver newDriver() throws IOException {
+        CgroupMounts mounts = CgroupMounts.parse(Files.readAllLines(Path.of("/proc/self/mountinfo")));
+        assertThat(mounts.version()).as("this host mounts cgroup v1").isEqualTo(CgroupVersion.V1);
+        CgroupManager cgroups = new CgroupManager(mounts, NODE, CgroupManager.REAL_SLEEPER);
+        ScheduledThreadPoolExecutor poller = new ScheduledThreadPoolExecutor(1);
+        RawExecDriver processes = new RawExecDriver(true, Clock.systemUTC(), root.resolve("exits"), poller, Duration.ofMillis(50),
+                TaskOutputs.APPEND_TO_FILES);
+        return new ExecDriver(true, processes, cgroups, 4096);
+    }
+
+    @AfterEach
+    void cleanUp() {
+        for (TaskHandle handle : started) {
+            try {
+                driver.destroy(handle, true);
+            } catch (DriverException e) {
+                // already destroyed by the test
+            }
+        }
+        driver.close();
+    }
+
+    @AfterAll
+    static void removeParent() throws IOException {
+        CgroupMounts mounts = CgroupMounts.parse(Files.readAllLines(Path.of("/proc/self/mountinfo")));
+        String parent = new CgroupManager(mounts, NODE, CgroupManager.REAL_SLEEPER).parentName();
+        for (Path mount : mounts.v1().values()) {
+            Files.deleteIfExists(mount.resolve(parent));
+        }
+    }
+
+    private TaskConfig task(String script, int memoryMb, int cpuMhz, Map<String, Object> extra) throws IOException {
+        String allocId = UUID.randomUUID().toString();
+        Path taskDir = Files.createDirectories(root.resolve(allocId).resolve("web"));
+        Map<String, Object> config = new java.util.HashMap<>(Map.of("command", "/bin/sh", "args", List.of("-c", script)));
+        config.putAll(extra);
+        return new TaskConfig(allocId + "/web", allocId, "web", "job", "group", "default", config,
+                Map.of("PATH", "/usr/bin:/bin"), root.resolve(allocId), taskDir, taskDir.resolve("out"), taskDir.resolve("err"),
+                cpuMhz, memoryMb, 0, null);
+    }
+
+    private TaskHandle start(TaskConfig task) throws DriverException {
+        TaskHandle handle = driver.start(task);
+        started.add(handle);
+        return handle;
+    }
+
+    @Test
+    void fingerprintIsHealthyWithCgroups() {
+        assertThat(driver.fingerprint().health()).isEqualTo(HealthState.HEALTHY);
+        assertThat(driver.fingerprint().attributes()).containsEntry("driver.exec", "true").containsEntry("driver.exec.cgroup_version", "1");
+    }
+
+    @Test
+    void limitsAreWrittenAndEveryTaskProcessRunsInsideTheCgroup() throws Exception {
+        TaskConfig task = task("sleep 600 & echo started; wait", 64, 512, Map.of("pids_limit", 32));
+        TaskHandle handle = start(task);
+        await().atMost(Duration.ofSeconds(10)).until(() -> Files.readString(task.stdoutPath()).contains("started"));
+
+        TaskCgroup cgroup = driver.cgroupOf(handle).orElseThrow();
+        assertThat(read(cgroup.dir("memory"), "memory.limit_in_bytes")).isEqualTo(64L * 1024 * 1024);
+        assertThat(read(cgroup.dir("cpu"), "cpu.shares")).isEqualTo(512);
+        assertThat(read(cgroup.dir("pids"), "pids.max")).isEqualTo(32);
+        assertThat(handle.driverState()).containsEntry("cgroup", cgroup.name()).containsEntry("cgroup_version", "1");
+        // the task's shell and its sleep are inside; the launch shim (raw_exec's exit recorder) is not
+        List<Long> pids = cgroup.pids();
+        assertThat(pids).hasSize(2);
+        long shim = Long.parseLong(handle.driverState().get("pid"));
+        assertThat(pids).doesNotContain(shim);
+        for (long pid : pids) {
+            assertThat(Files.readString(Path.of("/proc", Long.toString(pid), "cgroup"))).contains(":memory:/" + cgroup.name());
+        }
+    }
+
+    @Test
+    void memoryLimitIsEnforcedAndTheOomKillReported() throws Exception {
+        // 32 MB limit; the shell tries to hold 100 MB
+        TaskHandle handle = start(task("x=$(head -c 100000000 /dev/zero | tr '\\0' a); echo never", 32, 0, Map.of()));
+
+        ExitResult exit = driver.waitTask(handle).get(60, TimeUnit.SECONDS);
+
+        assertThat(exit.oomKilled()).isTrue();
+        assertThat(exit.signal()).isEqualTo(9);
+        assertThat(exit.exitCode()).isEqualTo(137);
+    }
+
+    @Test
+    void aNormalExitAfterAnEarlierOomIsNotReportedAsOom() throws Exception {
+        TaskConfig first = task("x=$(head -c 100000000 /dev/zero | tr '\\0' a)", 32, 0, Map.of());
+        TaskHandle oom = start(first);
+        assertThat(driver.waitTask(oom).get(60, TimeUnit.SECONDS).oomKilled()).isTrue();
+        // the restart of the same task reuses its cgroup, whose oom_kill counter already counts one
+        TaskConfig again = new TaskConfig(first.id(), first.allocId(), first.taskName(), first.jobName(), first.taskGroup(),
+                first.namespace(), Map.of("command", "/bin/sh", "args", List.of("-c", "exit 0")), first.env(), first.allocDir(),
+                first.taskDir(), first.stdoutPath(), first.stderrPath(), 0, 32, 0, null);
+        driver.destroy(oom, false);
+        started.remove(oom);
+        TaskHandle second = start(again);
+
+        assertThat(driver.waitTask(second).get(30, TimeUnit.SECONDS)).isEqualTo(ExitResult.ofCode(0));
+    }
+
+    @Test
+    void stopKillsEvenProcessesThatLeftTheGroupAndDestroyRemovesTheCgroup() throws Exception {
+        // setsid: the daemon leaves the task's process group, but not its cgroup
+        TaskConfig task = task("setsid sleep 600 & echo started; while :; do sleep 1; done", 0, 0, Map.of());
+        TaskHandle handle = start(task);
+        await().atMost(Duration.ofSeconds(10)).until(() -> Files.readString(task.stdoutPath()).contains("started"));
+        TaskCgroup cgroup = driver.cgroupOf(handle).orElseThrow();
+        await().atMost(Duration.ofSeconds(5)).until(() -> cgroup.pids().size() >= 3);
+
+        driver.stop(handle, Duration.ofSeconds(2), "SIGTERM");
+
+        assertThat(driver.waitTask(handle).get(10, TimeUnit.SECONDS).successful()).isFalse();
+        await().atMost(Duration.ofSeconds(5)).until(() -> cgroup.pids().isEmpty());
+        driver.destroy(handle, false);
+        for (Path dir : cgroup.dirs().values()) {
+            assertThat(dir).doesNotExist();
+        }
+        assertThat(driver.cgroupOf(handle)).isEmpty();
+    }
+
+    @Test
+    void aFreshDriverRecoversTheTaskAndItsCgroup() throws Exception {
+        TaskConfig task = task("echo started; while :; do sleep 1; done", 64, 0, Map.of());
+        TaskHandle handle = start(task);
+        await().atMost(Duration.ofSeconds(10)).until(() -> Files.readString(task.stdoutPath()).contains("started"));
+
+        ExecDriver fresh = newDriver();
+        try {
+            TaskHandle recovered = fresh.recover(handle);
+
+            assertThat(recovered.driver()).isEqualTo("exec");
+            assertThat(recovered.driverState()).containsEntry("cgroup", handle.driverState().get("cgroup"));
+            assertThat(fresh.waitTask(recovered)).isNotDone();
+            TaskCgroup cgroup = fresh.cgroupOf(recovered).orElseThrow();
+            fresh.stop(recovered, Duration.ofSeconds(1), "SIGKILL");
+            assertThat(fresh.waitTask(recovered).get(10, TimeUnit.SECONDS).successful()).isFalse();
+            fresh.destroy(recovered, false);
+            assertThat(cgroup.dirs().values()).allSatisfy(dir -> assertThat(dir).doesNotExist());
+        } finally {
+            fresh.close();
+        }
+    }
+
+    @Test
+    void strictConfig() {
+        assertThatThrownBy(() -> driver.validate(Map.of("command", "/bin/true", "image", "x")))
+                .isInstanceOf(TaskConfigValidationException.class).hasMessageContaining("\"image\"");
+        assertThatThrownBy(() -> driver.validate(Map.of("args", List.of("x")))).isInstanceOf(TaskConfigValidationException.class);
+    }
+
+    private static long read(Path dir, String file) throws IOException {
+        return Long.parseLong(Files.readString(dir.resolve(file)).trim());
+    }
+}

@@ -1,0 +1,105 @@
+package dev.berth.driver.rawexec;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import dev.berth.config.NodeIdentity;
+import dev.berth.driver.TaskConfig;
+import dev.berth.driver.TaskHandle;
+import dev.berth.driver.cgroup.CgroupManager;
+import dev.berth.driver.cgroup.CgroupMounts;
+import dev.berth.driver.cgroup.CgroupVersion;
+import dev.berth.driver.cgroup.TaskCgroup;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/** raw_exec with per-task cgroups on this host's real cgroup v1. */
+class RawExecCgroupTest {
+
+    @TempDir
+    Path dir;
+
+    private CgroupManager cgroups;
+    private RawExecDriver driver;
+    private TaskHandle handle;
+
+    @BeforeEach
+    void setUp() throws Exception {
+        CgroupMounts mounts = CgroupMounts.parse(Files.readAllLines(Path.of("/proc/self/mountinfo")));
+        assumeTrue(mounts.version() != CgroupVersion.NONE && Files.isWritable(mounts.v1().getOrDefault("memory", Path.of("/nonexistent"))),
+                "needs writable cgroups");
+        cgroups = new CgroupManager(mounts, new NodeIdentity(UUID.randomUUID().toString()), CgroupManager.REAL_SLEEPER);
+        driver = new RawExecDriver(true, Clock.systemUTC(), dir.resolve("exit"),
+                new ScheduledThreadPoolExecutor(1, Thread.ofVirtual().factory()), Duration.ofMillis(50), TaskOutputs.APPEND_TO_FILES,
+                cgroups);
+    }
+
+    @AfterEach
+    void tearDown() throws Exception {
+        if (handle != null) {
+            driver.destroy(handle, true);
+        }
+        driver.close();
+        cgroups.removeParentIfEmpty();
+    }
+
+    @Test
+    void theTaskIsInItsCgroupFromItsFirstInstructionAndDestroyKillsEvenEscapedDescendants() throws Exception {
+        // the task forks at once; one child even leaves the process group with setsid
+        handle = driver.start(task("web", "/bin/sh", "-c", "sleep 300 & setsid sleep 301 & wait"));
+
+        String name = handle.driverState().get("cgroup");
+        assertThat(name).startsWith(cgroups.parentName() + "/alloc1.web");
+        TaskCgroup cgroup = cgroups.find(name).orElseThrow();
+        long leader = Long.parseLong(handle.driverState().get("pid"));
+        // shim + task shell + two sleeps, all born inside
+        await().atMost(Duration.ofSeconds(10)).until(() -> cgroup.pids().size() == 4);
+        assertThat(cgroup.pids()).contains(leader);
+        List<Long> pids = cgroup.pids();
+
+        driver.destroy(handle, true);
+        handle = null;
+
+        for (long pid : pids) {
+            await().atMost(Duration.ofSeconds(10)).until(() -> ProcessHandle.of(pid).map(p -> !p.isAlive()).orElse(true));
+        }
+        assertThat(cgroups.find(name)).isEmpty();
+        for (Path d : cgroup.dirs().values()) {
+            assertThat(d).doesNotExist();
+        }
+    }
+
+    @Test
+    void stopAlsoKillsWhatLeftTheProcessGroup() throws Exception {
+        handle = driver.start(task("db", "/bin/sh", "-c", "setsid sleep 302 & exec sleep 303"));
+        TaskCgroup cgroup = cgroups.find(handle.driverState().get("cgroup")).orElseThrow();
+        await().atMost(Duration.ofSeconds(10)).until(() -> cgroup.pids().size() == 3);
+
+        driver.stop(handle, Duration.ofSeconds(5), "SIGTERM");
+
+        await().atMost(Duration.ofSeconds(10)).until(() -> cgroup.pids().isEmpty());
+    }
+
+    private TaskConfig task(String name, String command, String... args) throws Exception {
+        Path taskDir = Files.createDirectories(dir.resolve(name));
+        Map<String, Object> config = new HashMap<>();
+        config.put("command", command);
+        config.put("args", List.of(args));
+        return new TaskConfig("alloc1/" + name, "alloc1", name, "job", "group", "default", config, Map.of("PATH", "/usr/bin:/bin"),
+                dir, taskDir, dir.resolve(name + ".stdout"), dir.resolve(name + ".stderr"), 0, 0, 0, List.of());
+    }
+}

@@ -1,0 +1,100 @@
+package dev.berth.stats;
+
+import java.io.IOException;
+import java.net.URISyntaxException;
+import java.nio.file.Path;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The cgroup readers against recorded files: v1 from this host, v2 from a 6.x kernel layout. */
+class CgroupStatsReadersTest {
+
+    @Test
+    void v1ReadsEveryNomadFieldPlusWorkingSet() throws IOException {
+        Path dir = fixture("/cgroupv1/task");
+        TaskRawSample sample = new CgroupV1StatsReader(Map.of("memory", dir, "cpu", dir, "cpuacct", dir)).read();
+
+        TaskMemoryStats memory = sample.memory();
+        assertThat(memory.usage()).isEqualTo(385024);
+        assertThat(memory.maxUsage()).isEqualTo(68145152);
+        assertThat(memory.rss()).isEqualTo(147456);
+        assertThat(memory.cache()).isZero();
+        assertThat(memory.swap()).isEqualTo(385024); // memsw: memory + swap, as Nomad
+        assertThat(memory.kernelUsage()).isEqualTo(102400);
+        assertThat(memory.kernelMaxUsage()).isEqualTo(405504);
+        assertThat(memory.workingSet()).isEqualTo(385024); // no inactive_file
+        assertThat(memory.measured()).containsExactly("RSS", "Cache", "Swap", "Mapped File", "Usage", "Max Usage", "Kernel Usage",
+                "Kernel Max Usage");
+        assertThat(memory.isMeasured(TaskMemoryField.WORKING_SET)).isTrue();
+
+        TaskCpuTimes cpu = sample.cpu();
+        assertThat(cpu.totalNs()).isEqualTo(146534557);
+        assertThat(cpu.userNs()).isEqualTo(130_000_000L);
+        assertThat(cpu.systemNs()).isEqualTo(10_000_000L);
+        assertThat(cpu.throttledPeriods()).isZero();
+        assertThat(cpu.fields()).containsExactlyInAnyOrder(TaskCpuField.values());
+        assertThat(sample.pids()).isEmpty();
+    }
+
+    @Test
+    void v1WithoutOptionalFilesMeasuresOnlyWhatExists(@org.junit.jupiter.api.io.TempDir Path dir) throws IOException {
+        java.nio.file.Files.writeString(dir.resolve("memory.usage_in_bytes"), "1000\n");
+        java.nio.file.Files.writeString(dir.resolve("memory.stat"), "cache 10\nrss 20\ninactive_file 300\n");
+
+        TaskRawSample sample = new CgroupV1StatsReader(Map.of("memory", dir)).read();
+
+        assertThat(sample.memory().measured()).containsExactly("RSS", "Cache", "Usage");
+        assertThat(sample.memory().workingSet()).isEqualTo(700);
+        assertThat(sample.cpu().fields()).isEmpty();
+    }
+
+    @Test
+    void v2MapsAnonFileAndAddsUsageToSwapLikeRunc() throws IOException {
+        TaskRawSample sample = new CgroupV2StatsReader(fixture("/cgroupv2/task")).read();
+
+        TaskMemoryStats memory = sample.memory();
+        assertThat(memory.usage()).isEqualTo(287965184);
+        assertThat(memory.maxUsage()).isEqualTo(301989888);
+        assertThat(memory.rss()).isEqualTo(270532608);
+        assertThat(memory.cache()).isEqualTo(15728640);
+        assertThat(memory.swap()).isEqualTo(4096 + 287965184);
+        assertThat(memory.workingSet()).isEqualTo(287965184 - 11534336);
+        assertThat(memory.mappedFile()).isZero();
+        assertThat(memory.kernelUsage()).isZero();
+        assertThat(memory.measured()).containsExactly("RSS", "Cache", "Swap", "Usage", "Max Usage");
+
+        TaskCpuTimes cpu = sample.cpu();
+        assertThat(cpu.totalNs()).isEqualTo(5218443000L);
+        assertThat(cpu.userNs()).isEqualTo(4987211000L);
+        assertThat(cpu.systemNs()).isEqualTo(231232000L);
+        assertThat(cpu.throttledPeriods()).isEqualTo(37);
+        assertThat(cpu.throttledNs()).isEqualTo(1893440000L);
+    }
+
+    @Test
+    void v2OnAnOldKernelHasNoPeakAndNoSwap() throws IOException {
+        TaskRawSample sample = new CgroupV2StatsReader(fixture("/cgroupv2/old-kernel")).read();
+
+        assertThat(sample.memory().measured()).containsExactly("RSS", "Cache", "Usage");
+        assertThat(sample.memory().maxUsage()).isZero();
+    }
+
+    @Test
+    void aRemovedCgroupMeasuresNothing(@org.junit.jupiter.api.io.TempDir Path dir) throws IOException {
+        TaskRawSample sample = new CgroupV2StatsReader(dir.resolve("gone")).read();
+
+        assertThat(sample.memory().fields()).isEmpty();
+        assertThat(sample.cpu().fields()).isEmpty();
+    }
+
+    static Path fixture(String name) {
+        try {
+            return Path.of(CgroupStatsReadersTest.class.getResource(name).toURI());
+        } catch (URISyntaxException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}

@@ -1,0 +1,145 @@
+package dev.berth.stats;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import dev.berth.driver.cgroup.CgroupVersion;
+import dev.berth.stats.TaskStatsTarget.TaskKey;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+class TaskStatsCollectorTest {
+
+    private final CountDownLatch release = new CountDownLatch(1);
+    private final Map<String, TaskStatsReader> readerByTask = new ConcurrentHashMap<>();
+    private final TaskSamplerTest.MutableClock clock = new TaskSamplerTest.MutableClock();
+    private TaskStatsCollector collector = new TaskStatsCollector(true, Duration.ofMillis(200), t -> readerByTask.get(t.task()),
+            new TaskCpuCapacity(1000, 1), clock);
+
+    @AfterEach
+    void tearDown() {
+        release.countDown();
+        collector.stop();
+    }
+
+    @Test
+    void aHangingReaderNeitherDelaysNorBlocksTheOthers() {
+        AtomicInteger hangingCalls = new AtomicInteger();
+        readerByTask.put("hangs", () -> {
+            hangingCalls.incrementAndGet();
+            try {
+                release.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new java.io.InterruptedIOException();
+            }
+            return rss(1);
+        });
+        readerByTask.put("fast", () -> rss(42));
+        collector.register(target("a1", "hangs"));
+        collector.register(target("a1", "fast"));
+
+        long started = System.nanoTime();
+        collector.collect();
+        collector.collect(); // the hung read is still in flight: it is not started a second time
+        Duration twoTicks = Duration.ofNanos(System.nanoTime() - started);
+
+        assertThat(twoTicks).isLessThan(Duration.ofSeconds(2)); // bounded by the 200 ms deadline per tick, not by the hang
+        assertThat(collector.snapshot("a1", "fast")).hasValueSatisfying(s -> assertThat(s.usage().memory().rss()).isEqualTo(42));
+        assertThat(collector.snapshot("a1", "hangs")).isEmpty();
+        assertThat(hangingCalls).hasValue(1);
+
+        release.countDown();
+        await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> {
+            collector.collect();
+            assertThat(collector.snapshot("a1", "hangs")).isPresent();
+        });
+    }
+
+    @Test
+    void aFailingReaderKeepsItsLastSnapshotAndTheOthersGoOn() {
+        AtomicInteger calls = new AtomicInteger();
+        readerByTask.put("flaky", () -> {
+            if (calls.incrementAndGet() > 1) {
+                throw new java.io.IOException("EIO");
+            }
+            return rss(7);
+        });
+        readerByTask.put("ok", () -> rss(calls.get()));
+        collector.register(target("a1", "flaky"));
+        collector.register(target("a2", "ok"));
+
+        collector.collect();
+        collector.collect();
+
+        assertThat(collector.snapshot("a1", "flaky")).hasValueSatisfying(s -> assertThat(s.usage().memory().rss()).isEqualTo(7));
+        assertThat(collector.snapshot("a2", "ok")).hasValueSatisfying(s -> assertThat(s.usage().memory().rss()).isEqualTo(2));
+        assertThat(collector.snapshotsOf("a2")).hasSize(1);
+    }
+
+    @Test
+    void unregisterDropsTheSnapshotAtOnceAndTellsListeners() {
+        readerByTask.put("web", () -> rss(5));
+        List<Set<TaskKey>> seen = new ArrayList<>();
+        collector.addListener(snapshots -> seen.add(snapshots.keySet()));
+        collector.register(target("a1", "web"));
+        collector.collect();
+
+        collector.unregister("a1", "web");
+
+        assertThat(collector.snapshots()).isEmpty();
+        assertThat(seen).containsExactly(Set.of(new TaskKey("a1", "web")), Set.of());
+        Map<TaskKey, TaskStatsSnapshot> before = collector.snapshots();
+        collector.collect();
+        assertThat(collector.snapshots()).isEqualTo(before);
+    }
+
+    @Test
+    void withPublishingOffNothingIsRegisteredOrTicked() {
+        collector = new TaskStatsCollector(false, Duration.ofMillis(200), t -> () -> rss(1), new TaskCpuCapacity(1000, 1), clock);
+        collector.register(target("a1", "web"));
+        collector.start();
+
+        collector.collect();
+
+        assertThat(collector.isRunning()).isFalse();
+        assertThat(collector.snapshots()).isEmpty();
+    }
+
+    @Test
+    void startTicksOnItsOwnStopEndsTheTicksAndAStartAgainResumes() {
+        AtomicInteger reads = new AtomicInteger();
+        readerByTask.put("web", () -> rss(reads.incrementAndGet()));
+        collector.register(target("a1", "web"));
+
+        collector.start();
+        await().atMost(Duration.ofSeconds(5)).until(() -> reads.get() >= 2);
+        collector.stop();
+
+        assertThat(collector.isRunning()).isFalse();
+        int atStop = reads.get();
+        await().during(Duration.ofMillis(600)).atMost(Duration.ofSeconds(3)).until(() -> reads.get() <= atStop + 1);
+
+        collector.start(); // a stopped-and-restarted context: reads work again
+        await().atMost(Duration.ofSeconds(5)).until(() -> reads.get() >= atStop + 3);
+    }
+
+    static TaskStatsTarget target(String alloc, String task) {
+        return new TaskStatsTarget(alloc, task, "job", "group", "default", CgroupVersion.NONE, Map.of(), 1, 0);
+    }
+
+    static TaskRawSample rss(long bytes) {
+        return new TaskRawSample(new TaskMemoryStats(bytes, 0, 0, 0, 0, 0, 0, 0, 0, Set.of(TaskMemoryField.RSS)), TaskCpuTimes.NONE,
+                Map.of());
+    }
+}
