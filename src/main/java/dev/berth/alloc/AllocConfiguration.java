@@ -103,9 +103,8 @@ class AllocConfiguration {
 
     /** Crash reconciliation (issue 7): kills task processes no persisted handle accounts for, before allocs are restored. */
     @Bean
-    SmartLifecycle allocReconciler(AllocStateStore store, DriverManager drivers, Clock clock,
-                                   io.micrometer.core.instrument.MeterRegistry registry) {
-        return new AllocRestorer(new Reconciler(store, drivers, clock), registry);
+    SmartLifecycle allocReconciler(AllocStateStore store, DriverManager drivers, Clock clock, BerthMetrics berthMetrics) {
+        return new AllocRestorer(new Reconciler(store, drivers, clock), berthMetrics);
     }
 
     /** Restores allocs at start; agent shutdown ends every runner thread, tasks keep running (stop ≠ kill). */

@@ -2,12 +2,16 @@ package dev.berth.alloc;
 
 import java.util.concurrent.TimeUnit;
 
-import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
+
+import dev.berth.config.BerthMetric;
+import dev.berth.config.BerthMetrics;
+import dev.berth.config.MetricScope;
 
 /**
  * Start-up crash reconciliation (issue 7): runs the {@link Reconciler} synchronously in {@link #start()}, after the
@@ -27,11 +31,13 @@ final class AllocRestorer implements SmartLifecycle {
     private final Timer timer;
     private volatile boolean running;
 
-    AllocRestorer(Reconciler reconciler, MeterRegistry registry) {
+    /** Berth's own metric: Nomad has no equivalent, so it is absent in {@code nomad} naming mode. */
+    static final BerthMetric RECONCILE_DURATION = BerthMetric.prometheusOnly("berth.alloc.reconcile.duration",
+            "Time to reconcile live task processes with the state database at start-up");
+
+    AllocRestorer(Reconciler reconciler, BerthMetrics metrics) {
         this.reconciler = reconciler;
-        this.timer = Timer.builder("berth.alloc.reconcile.duration")
-                .description("Time to reconcile live task processes with the state database at start-up")
-                .register(registry);
+        this.timer = metrics.timer(RECONCILE_DURATION, MetricScope.NODE, Tags.empty());
     }
 
     @Override
