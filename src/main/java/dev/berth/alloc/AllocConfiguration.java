@@ -5,11 +5,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.random.RandomGenerator;
 
-import oshi.SystemInfo;
-import oshi.hardware.CentralProcessor;
 
 import org.springframework.beans.factory.ObjectProvider;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -21,30 +18,24 @@ import dev.berth.alloc.task.TaskHooks;
 import dev.berth.config.BerthMetrics;
 import dev.berth.config.BerthProperties;
 import dev.berth.driver.DriverManager;
+import dev.berth.fingerprint.NodeRegistry;
 
 /** Wires the alloc service, its runners' collaborators, metrics and the shutdown lifecycle. */
 @Configuration(proxyBeanMethods = false)
 class AllocConfiguration {
 
-    /** Default capacity from OSHI until the fingerprinted node is wired in. */
+    /** Admission capacity is the fingerprinted node's: CPU MHz and memory MB from {@code NodeResources}. */
     @Bean
-    @ConditionalOnMissingBean(NodeCapacity.class)
-    NodeCapacity oshiNodeCapacity() {
-        SystemInfo si = new SystemInfo();
-        CentralProcessor cpu = si.getHardware().getProcessor();
-        long hz = cpu.getMaxFreq() > 0 ? cpu.getMaxFreq() : cpu.getProcessorIdentifier().getVendorFreq();
-        long mhz = hz > 0 ? hz / 1_000_000 : 1000;
-        long totalMhz = mhz * cpu.getLogicalProcessorCount();
-        long memMb = si.getHardware().getMemory().getTotal() / (1024 * 1024);
+    NodeCapacity nodeCapacity(NodeRegistry node) {
         return new NodeCapacity() {
             @Override
             public long cpuMhz() {
-                return totalMhz;
+                return node.current().resources().cpu().cpuShares();
             }
 
             @Override
             public long memoryMb() {
-                return memMb;
+                return node.current().resources().memory().memoryMb();
             }
         };
     }

@@ -1,9 +1,6 @@
 package dev.berth.alloc;
 
-/**
- * Port: the node's schedulable capacity, used for admission. The lead wires it to the fingerprinted node; until then
- * {@link AllocConfiguration} provides an OSHI-based default.
- */
+/** The node's schedulable capacity, used for admission; {@link AllocConfiguration} reads it from the fingerprinted node. */
 public interface NodeCapacity {
 
     /** Total CPU compute in MHz (cores × frequency), minus anything reserved. */

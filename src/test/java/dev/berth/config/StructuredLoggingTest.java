@@ -9,6 +9,7 @@ import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.logging.LoggingSystem;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.ConfigurableApplicationContext;
@@ -26,6 +27,9 @@ class StructuredLoggingTest {
 
     @Test
     void ecsFormatWritesOneJsonObjectPerLine(CapturedOutput output) {
+        // A cached test context elsewhere in this JVM leaves Logback marked initialized, and Boot then skips
+        // configuring logging for this application; clear the mark so the ecs format is really applied.
+        LoggingSystem.get(getClass().getClassLoader()).cleanUp();
         try (ConfigurableApplicationContext ignored = new SpringApplicationBuilder(Empty.class)
                 .web(WebApplicationType.NONE)
                 .run("--logging.structured.format.console=ecs", "--spring.main.banner-mode=off")) {

@@ -1,0 +1,60 @@
+package dev.berth.fingerprint.host;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import dev.berth.fingerprint.FingerprintRequest;
+import dev.berth.fingerprint.FingerprintResult;
+import dev.berth.fingerprint.TestNodes;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class CgroupFingerprinterTest {
+
+    private static Path fixture(String name) throws Exception {
+        return Path.of(CgroupFingerprinterTest.class.getResource("/fingerprint/" + name).toURI());
+    }
+
+    private static FingerprintResult fingerprint(Path mountInfo) throws Exception {
+        return new CgroupFingerprinter(mountInfo).fingerprint(new FingerprintRequest(TestNodes.initial()));
+    }
+
+    @Test
+    void recordedHybridHostWithV1ControllersIsVersion1() throws Exception {
+        // Recorded on the build machine: v1 controllers under /sys/fs/cgroup/*, cgroup2 only at /sys/fs/cgroup/unified.
+        assertThat(fingerprint(fixture("mountinfo-v1-hybrid.txt")).attributes()).containsEntry("os.cgroups.version", "1");
+    }
+
+    @Test
+    void unifiedHierarchyIsVersion2() throws Exception {
+        assertThat(fingerprint(fixture("mountinfo-v2-unified.txt")).attributes()).containsEntry("os.cgroups.version", "2");
+    }
+
+    @Test
+    void noCgroupMountsGiveNoAttribute() throws Exception {
+        assertThat(fingerprint(fixture("mountinfo-no-cgroups.txt")).attributes()).doesNotContainKey("os.cgroups.version");
+    }
+
+    @Test
+    void cgroup2MountedElsewhereWithoutV1IsVersion2() {
+        assertThat(CgroupFingerprinter.detect(List.of(
+                "30 22 0:28 / /run/cgroup2 rw,relatime - cgroup2 none rw"))).contains("2");
+    }
+
+    @Test
+    void thisMachineMatchesItsCgroupFilesystem(@TempDir Path unused) throws Exception {
+        // Independent oracle: v1 has per-controller directories, v2 has cgroup.controllers at the root.
+        String expected = Files.isDirectory(Path.of("/sys/fs/cgroup/memory")) ? "1"
+                : Files.exists(Path.of("/sys/fs/cgroup/cgroup.controllers")) ? "2" : null;
+
+        FingerprintResult result = new CgroupFingerprinter().fingerprint(new FingerprintRequest(TestNodes.initial()));
+
+        assertThat(result.attributes().get("os.cgroups.version")).isEqualTo(expected);
+        // The build machine is cgroup v1.
+        assertThat(expected).isEqualTo("1");
+    }
+}
