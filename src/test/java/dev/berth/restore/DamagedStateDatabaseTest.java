@@ -48,6 +48,7 @@ class DamagedStateDatabaseTest {
             }
             assertThat(Files.readString(agent.log())).contains("STATE DATABASE DAMAGED");
             assertThat(agent.send("GET", "/actuator/prometheus", null).body()).contains("berth_state_quarantined 1.0");
+            assertThat(agent.send("GET", "/v1/node/self", null).body()).contains("State database was damaged and quarantined");
             // and it works: a new alloc runs
             String id = UUID.randomUUID().toString();
             agent.put(id, AgentRestartTest.alloc(id, "service", AgentRestartTest.shTask("t", "exec sleep 100000"), null));
