@@ -56,6 +56,13 @@ class TaskStatsTargetTest {
         assertThat(docker.cgroupDirs()).isEqualTo(Map.of("memory", memory, "cpuacct", cpuacct));
         assertThat(docker.rootPid()).isZero();
 
+        Path scope = Files.createDirectories(root.resolve("v2/system.slice/docker-c0ffee.scope"));
+        CgroupManager v2 = new CgroupManager(new CgroupMounts(Map.of(), root.resolve("v2")), new NodeIdentity("node-1"), d -> { });
+        TaskStatsTarget systemd = TaskStatsTarget.fromDriverState("a1", "web", "j", "g", "",
+                Map.of("cgroup", "system.slice/docker-c0ffee.scope", "cgroup_version", "2", "pid", "42"), v2).orElseThrow();
+        assertThat(systemd.cgroupVersion()).isEqualTo(CgroupVersion.V2);
+        assertThat(systemd.cgroupDirs()).isEqualTo(Map.of(TaskCgroup.UNIFIED, scope));
+
         // the engine on v2 while the agent sees v1, a removed container, or a path climbing out: the pid instead
         for (Map<String, String> state : java.util.List.of(
                 Map.of("cgroup", "docker/c0ffee", "cgroup_version", "2", "pid", "42"),
