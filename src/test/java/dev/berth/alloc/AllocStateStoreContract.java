@@ -157,4 +157,21 @@ public abstract class AllocStateStoreContract {
         assertThat(store().alloc("s6")).isEmpty();
         assertThat(store().taskStates("s6")).isEmpty();
     }
+
+    /** Issue 7: the reconciliation reads every persisted handle at once; destroyed allocs contribute none. */
+    @Test
+    void listsEveryTaskLocalStateOfStoredAllocs() {
+        var handle = new dev.berth.driver.TaskHandle("raw_exec", "r1/t", T0, Map.of("pid", "42", "start_ticks", "7"));
+        store().putAlloc(new AllocRecord(spec("r1"), null, null));
+        store().putAlloc(new AllocRecord(spec("r2"), null, null));
+        store().putTaskLocalState("r1", "t", new TaskLocalState(handle, Set.of(), new RestartTracking.Counters(1, T0), false));
+        store().putTaskLocalState("r2", "t", TaskLocalState.empty());
+        store().deleteAlloc("r2");
+
+        Map<String, TaskLocalState> all = store().allTaskLocalStates();
+
+        assertThat(all).containsKey("r1/t").doesNotContainKey("r2/t");
+        assertThat(all.get("r1/t").handle()).isEqualTo(handle);
+        assertThat(all.get("r1/t").restarts()).isEqualTo(new RestartTracking.Counters(1, T0));
+    }
 }

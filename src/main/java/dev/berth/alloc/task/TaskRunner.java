@@ -150,7 +150,9 @@ public final class TaskRunner {
             return Restore.DONE;
         }
         TaskHandle h = ctx.restoredLocal() == null ? null : ctx.restoredLocal().handle();
-        if (h == null || !restored.running()) {
+        // Any persisted handle is recovered, also for a task still pending: it crashed between starting the process and
+        // its Started event (issue 7); starting it again would run it twice.
+        if (h == null) {
             return Restore.NOT_STARTED;
         }
         try {
@@ -161,6 +163,10 @@ public final class TaskRunner {
                 restartAck = new CompletableFuture<>();
             }
             persistLocal(false);
+            if (!restored.running()) {
+                var now = ctx.clock().instant();
+                update(s -> s.withEvent(TaskEvent.started(now)).withState(TaskState.RUNNING, now));
+            }
             // As Nomad after a restore: poststart hooks see the re-attached task (the stats hook resumes sampling).
             hooks.poststart(hookContext, recovered);
             return waitAndHandleExit(ctx.driver().waitTask(recovered)) ? Restore.RESTARTED : Restore.DONE;
