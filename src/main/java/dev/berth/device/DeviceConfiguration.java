@@ -5,6 +5,7 @@ import java.util.List;
 
 import dev.berth.config.BerthMetrics;
 import dev.berth.config.BerthProperties;
+import dev.berth.config.Sleeper;
 import dev.berth.device.example.ExampleDevicePlugin;
 import dev.berth.device.nvidia.NvidiaDevicePlugin;
 

@@ -11,6 +11,8 @@ import org.slf4j.LoggerFactory;
 
 import org.springframework.context.SmartLifecycle;
 
+import dev.berth.config.Sleeper;
+
 /**
  * Runs every {@link DevicePlugin} under a {@link PluginSupervisor}, publishes the node's device list to
  * {@link DeviceUpdateListener}s, keeps the {@link DeviceStatsIndex} of latest statistics and routes reservations to

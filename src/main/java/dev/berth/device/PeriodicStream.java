@@ -4,6 +4,8 @@ import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.Callable;
 
+import dev.berth.config.Sleeper;
+
 /**
  * A {@link DeviceStream} that calls a producer on a virtual thread at once and then every {@code period}. Producer
  * exceptions end the stream with a {@link StreamEvent.Failure} (the supervisor restarts it with backoff).

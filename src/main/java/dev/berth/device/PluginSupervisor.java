@@ -8,6 +8,8 @@ import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import dev.berth.config.Sleeper;
+
 /**
  * Supervises one {@link DevicePlugin} on two virtual threads: the fingerprint loop and, once the first fingerprint
  * arrived, the statistics loop.

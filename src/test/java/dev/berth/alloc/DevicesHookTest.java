@@ -30,7 +30,7 @@ import dev.berth.device.DeviceReservationStore;
 import dev.berth.device.DeviceStatsIndex;
 import dev.berth.device.DeviceStream;
 import dev.berth.device.Reservation;
-import dev.berth.device.Sleeper;
+import dev.berth.config.Sleeper;
 import dev.berth.device.TaskRef;
 import dev.berth.device.example.ExampleDevicePlugin;
 

@@ -67,7 +67,7 @@ final class RunnerHarness implements AutoCloseable {
         this.override = driver;
         this.sleeper = realSleeper;
         ScheduledThreadPoolExecutor scheduler = new ScheduledThreadPoolExecutor(1, Thread.ofVirtual().name("test-mock-", 0).factory());
-        this.mock = new MockDriver(true, clock, scheduler, dev.berth.driver.mock.Sleeper.REAL);
+        this.mock = new MockDriver(true, clock, scheduler, dev.berth.config.Sleeper.system());
     }
 
     Sleeper sleeper() {

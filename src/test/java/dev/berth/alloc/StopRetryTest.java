@@ -34,7 +34,7 @@ class StopRetryTest {
 
         FlakyStopDriver(int failures) {
             super(true, Clock.systemUTC(), new ScheduledThreadPoolExecutor(1, Thread.ofVirtual().factory()),
-                    dev.berth.driver.mock.Sleeper.REAL);
+                    dev.berth.config.Sleeper.system());
             this.failures = failures;
         }
 

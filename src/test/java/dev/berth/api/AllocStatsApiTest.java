@@ -1,8 +1,5 @@
 package dev.berth.api;
 
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -17,6 +14,7 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 import dev.berth.support.AgentIntegrationTest;
+import dev.berth.support.Http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -28,7 +26,6 @@ class AllocStatsApiTest {
     @LocalServerPort
     int port;
 
-    final HttpClient http = HttpClient.newHttpClient();
     final JsonMapper json = JsonMapper.builder().build();
     final List<String> created = new ArrayList<>();
 
@@ -122,10 +119,7 @@ class AllocStatsApiTest {
     }
 
     private HttpResponse<String> send(String method, String path, String body) throws Exception {
-        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path)).timeout(Duration.ofSeconds(60))
-                .header("Content-Type", "application/json");
-        b.method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
-        return http.send(b.build(), HttpResponse.BodyHandlers.ofString());
+        return Http.send(port, method, path, body, Duration.ofSeconds(60));
     }
 
     private static String alloc(String id, long index, String desired, String tasks) {

@@ -1,8 +1,5 @@
 package dev.berth.api;
 
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -27,6 +24,7 @@ import tools.jackson.databind.json.JsonMapper;
 
 import dev.berth.config.BerthProperties;
 import dev.berth.device.example.ExampleDevicePlugin;
+import dev.berth.support.Http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -64,8 +62,6 @@ class DeviceAllocationAgentTest {
     @Autowired
     dev.berth.device.DeviceAllocator allocator;
 
-    final HttpClient http = HttpClient.newHttpClient();
-
     final JsonMapper json = JsonMapper.builder().build();
 
     final List<String> created = new ArrayList<>();
@@ -78,10 +74,7 @@ class DeviceAllocationAgentTest {
     }
 
     HttpResponse<String> send(String method, String path, String body) throws Exception {
-        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path)).timeout(Duration.ofSeconds(120))
-                .header("Content-Type", "application/json");
-        b.method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
-        return http.send(b.build(), HttpResponse.BodyHandlers.ofString());
+        return Http.send(port, method, path, body);
     }
 
     HttpResponse<String> put(String id, String body) throws Exception {

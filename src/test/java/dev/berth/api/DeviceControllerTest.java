@@ -14,7 +14,7 @@ import dev.berth.device.DeviceStatsIndex;
 import dev.berth.device.DevicePlugin;
 import dev.berth.device.PeriodicStream;
 import dev.berth.device.Reservation;
-import dev.berth.device.Sleeper;
+import dev.berth.config.Sleeper;
 import dev.berth.device.TaskRef;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;

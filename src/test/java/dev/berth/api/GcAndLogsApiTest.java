@@ -25,6 +25,7 @@ import tools.jackson.databind.json.JsonMapper;
 
 import dev.berth.config.BerthProperties;
 import dev.berth.support.AgentIntegrationTest;
+import dev.berth.support.Http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -55,10 +56,7 @@ class GcAndLogsApiTest {
     }
 
     HttpResponse<String> send(String method, String path, String body) throws Exception {
-        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path)).timeout(Duration.ofSeconds(120))
-                .header("Content-Type", "application/json");
-        b.method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
-        return http.send(b.build(), HttpResponse.BodyHandlers.ofString());
+        return Http.send(port, method, path, body);
     }
 
     String submit(String type, String task) throws Exception {

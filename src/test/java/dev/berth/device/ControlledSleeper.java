@@ -5,6 +5,8 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Semaphore;
 
+import dev.berth.config.Sleeper;
+
 /**
  * Records every requested sleep and blocks until the test lets it pass ({@link #proceed}), so backoff delays are
  * asserted exactly and a failing plugin cannot spin.

@@ -17,7 +17,7 @@ import dev.berth.driver.DriverFingerprint;
 import dev.berth.driver.DriverManager;
 import dev.berth.driver.HealthState;
 import dev.berth.driver.mock.MockDriver;
-import dev.berth.driver.mock.Sleeper;
+import dev.berth.config.Sleeper;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -26,7 +26,7 @@ import static org.awaitility.Awaitility.await;
 class MockDriverHealthRegressionTest {
 
     private final ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor();
-    private final MockDriver mock = new MockDriver(true, Clock.systemUTC(), scheduler, Sleeper.REAL);
+    private final MockDriver mock = new MockDriver(true, Clock.systemUTC(), scheduler, Sleeper.system());
     private final NodeRegistry registry = TestNodes.registry(Clock.systemUTC());
     private final ApplicationAvailabilityBean availability = new ApplicationAvailabilityBean();
     private DriverFingerprintManager manager;

@@ -15,7 +15,7 @@ import dev.berth.device.DeviceInstance;
 import dev.berth.device.DeviceManager;
 import dev.berth.device.DeviceProperties;
 import dev.berth.device.DeviceStatsIndex;
-import dev.berth.device.Sleeper;
+import dev.berth.config.Sleeper;
 import dev.berth.device.example.ExampleDevicePlugin;
 
 import static org.assertj.core.api.Assertions.assertThat;

@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.function.BooleanSupplier;
 
 import dev.berth.alloc.fs.FsAccessException.Kind;
+import dev.berth.config.Sleeper;
 
 /**
  * Streams file contents as Nomad's {@code StreamFrame}s ({@code {"Offset":…,"Data":"<base64>","File":"…"}} back to back,
@@ -29,12 +30,6 @@ public final class FrameStreamer {
     /** One frame's data at most, as Nomad. */
     static final int FRAME_SIZE = 64 * 1024;
 
-    /** Waits between polls of a followed file; injected so tests run without real sleeping where it matters. */
-    @FunctionalInterface
-    public interface Sleeper {
-        void sleep(Duration duration) throws InterruptedException, IOException;
-    }
-
     public enum Origin { START, END }
 
     private final Sleeper sleeper;
@@ -42,7 +37,7 @@ public final class FrameStreamer {
     private final Duration heartbeatInterval;
 
     public FrameStreamer() {
-        this(d -> Thread.sleep(d), Duration.ofMillis(200), Duration.ofSeconds(1));
+        this(Sleeper.system(), Duration.ofMillis(200), Duration.ofSeconds(1));
     }
 
     public FrameStreamer(Sleeper sleeper, Duration pollInterval, Duration heartbeatInterval) {

@@ -19,7 +19,7 @@ import dev.berth.device.DeviceStats;
 import dev.berth.device.DeviceStream;
 import dev.berth.device.PeriodicStream;
 import dev.berth.device.Reservation;
-import dev.berth.device.Sleeper;
+import dev.berth.config.Sleeper;
 import dev.berth.device.StatObject;
 import dev.berth.device.StatValue;
 

@@ -26,6 +26,7 @@ import dev.berth.driver.cgroup.CgroupLimits;
 import dev.berth.driver.cgroup.CgroupManager;
 import dev.berth.driver.cgroup.CgroupVersion;
 import dev.berth.driver.cgroup.TaskCgroup;
+import dev.berth.driver.rawexec.BinaryLookup;
 import dev.berth.driver.rawexec.RawExecDriver;
 
 /**
@@ -112,9 +113,7 @@ public class ExecDriver implements TaskDriver, AutoCloseable {
         } catch (TaskConfigValidationException e) {
             throw new DriverException("failed to decode driver config: " + e.getMessage(), false, e);
         }
-        String path = task.env().getOrDefault("PATH", System.getenv("PATH"));
-        Path program = ProgramLookup.find(config.command(), task.taskDir(), path).orElseThrow(() -> new DriverException(
-                "file " + config.command() + " not found under path " + task.taskDir(), false));
+        Path program = BinaryLookup.require(config.command(), task);
         long pids = config.pidsLimit() > 0 ? config.pidsLimit() : defaultPidsLimit;
         CgroupLimits limits = new CgroupLimits(task.memoryMb() * 1024L * 1024L, task.memoryMaxMb() * 1024L * 1024L, task.cpuMhz(), pids);
         TaskCgroup cgroup = cgroups.create(task.allocId(), task.taskName(), limits)

@@ -6,6 +6,7 @@ import java.util.Map;
 import dev.berth.driver.ConfigSchema;
 import dev.berth.driver.ConfigSchema.Type;
 import dev.berth.driver.TaskConfigValidationException;
+import dev.berth.driver.rawexec.RawExecTaskConfig;
 
 /**
  * The exec driver's task config: raw_exec's keys plus a per-task pids limit.
@@ -17,10 +18,7 @@ import dev.berth.driver.TaskConfigValidationException;
  */
 public record ExecTaskConfig(String command, List<String> args, String workDir, long pidsLimit) {
 
-    static final ConfigSchema SCHEMA = ConfigSchema.builder()
-            .required("command", Type.STRING)
-            .optional("args", Type.STRING_LIST)
-            .optional("work_dir", Type.STRING)
+    static final ConfigSchema SCHEMA = RawExecTaskConfig.schema()
             .optional("pids_limit", Type.NUMBER)
             .build();
 
@@ -31,14 +29,11 @@ public record ExecTaskConfig(String command, List<String> args, String workDir, 
 
     public static ExecTaskConfig parse(Map<String, Object> config) throws TaskConfigValidationException {
         ConfigSchema.Validated v = SCHEMA.validate(config);
-        String command = v.string("command", "");
-        if (command.isBlank()) {
-            throw new TaskConfigValidationException("command", "Invalid value for attribute \"command\": must not be empty");
-        }
+        RawExecTaskConfig base = RawExecTaskConfig.from(v);
         long pids = v.number("pids_limit", 0);
         if (pids < 0) {
             throw new TaskConfigValidationException("pids_limit", "Invalid value for attribute \"pids_limit\": must not be negative");
         }
-        return new ExecTaskConfig(command, v.stringList("args"), v.string("work_dir", ""), pids);
+        return new ExecTaskConfig(base.command(), base.args(), base.workDir(), pids);
     }
 }

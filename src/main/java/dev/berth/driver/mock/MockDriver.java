@@ -22,6 +22,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
 
+import dev.berth.config.Sleeper;
 import dev.berth.driver.DriverException;
 import dev.berth.driver.DriverFingerprint;
 import dev.berth.driver.ExitResult;

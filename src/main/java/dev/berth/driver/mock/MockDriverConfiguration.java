@@ -7,6 +7,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 import dev.berth.config.BerthProperties;
+import dev.berth.config.Sleeper;
 
 /** Registers the mock_driver; it reports itself undetected unless {@code berth.drivers.mock.enabled=true}. */
 @Configuration(proxyBeanMethods = false)
@@ -18,6 +19,6 @@ class MockDriverConfiguration {
         ScheduledThreadPoolExecutor scheduler = new ScheduledThreadPoolExecutor(1,
                 Thread.ofVirtual().name("mock-driver-", 0).factory());
         scheduler.setRemoveOnCancelPolicy(true);
-        return new MockDriver(properties.drivers().mock().enabled(), clock, scheduler, Sleeper.REAL);
+        return new MockDriver(properties.drivers().mock().enabled(), clock, scheduler, Sleeper.system());
     }
 }

@@ -4,13 +4,27 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Optional;
 
+import dev.berth.driver.DriverException;
+import dev.berth.driver.TaskConfig;
+
 /**
  * Finds a task's program the way Nomad's {@code lookupBin} does (§8.1), in order: {@code <taskDir>/local/<bin>},
  * {@code <taskDir>/<bin>}, {@code <bin>} itself when absolute, then each directory of {@code $PATH} (executable files only).
  */
-final class BinaryLookup {
+public final class BinaryLookup {
 
     private BinaryLookup() {
+    }
+
+    /**
+     * The task's program, found with the task's {@code PATH} (the agent's when the task sets none).
+     *
+     * @throws DriverException (not recoverable) when it is nowhere, with Nomad's message
+     */
+    public static Path require(String bin, TaskConfig task) throws DriverException {
+        String path = task.env().getOrDefault("PATH", System.getenv("PATH"));
+        return find(bin, task.taskDir(), path).orElseThrow(() -> new DriverException(
+                "file " + bin + " not found under path " + task.taskDir(), false));
     }
 
     static Optional<Path> find(String bin, Path taskDir, String pathVariable) {

@@ -134,9 +134,7 @@ public class RawExecDriver implements TaskDriver, AutoCloseable {
             // A restart reuses the task id: the previous run's exit file is no longer needed.
             deleteQuietly(previous.exitFile);
         }
-        String path = task.env().getOrDefault("PATH", System.getenv("PATH"));
-        Path program = BinaryLookup.find(cfg.command(), task.taskDir(), path).orElseThrow(() -> new DriverException(
-                "file " + cfg.command() + " not found under path " + task.taskDir(), false));
+        Path program = BinaryLookup.require(cfg.command(), task);
         Path workDir = cfg.workDir().isEmpty() ? task.taskDir() : Path.of(cfg.workDir());
 
         Path exitFile = exitDir.resolve(task.id().replaceAll("[^A-Za-z0-9._-]", "_") + "-" + System.nanoTime() + ".exit");

@@ -2,6 +2,7 @@ package dev.berth.alloc.fs;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -15,6 +16,8 @@ import java.util.regex.Pattern;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+
+import dev.berth.config.Sleeper;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -94,11 +97,11 @@ class FrameStreamerTest {
         Files.writeString(dir.resolve("web.stdout.0"), "one;");
         AtomicInteger polls = new AtomicInteger();
         // each "sleep" of the follower makes the next thing happen in the log directory, so the test is exact
-        FrameStreamer.Sleeper script = d -> {
+        Sleeper script = d -> {
             switch (polls.incrementAndGet()) {
                 case 1 -> append("web.stdout.0", "two;");
                 case 2 -> { } // nothing new: one idle poll
-                case 3 -> Files.writeString(dir.resolve("web.stdout.1"), "three;"); // rotation
+                case 3 -> write(dir.resolve("web.stdout.1"), "three;"); // rotation
                 default -> { }
             }
         };
@@ -116,9 +119,9 @@ class FrameStreamerTest {
     void aTruncatedFileIsReportedAndReadFromTheStart() throws Exception {
         Path file = Files.writeString(dir.resolve("app.log"), "0123456789");
         AtomicInteger polls = new AtomicInteger();
-        FrameStreamer.Sleeper script = d -> {
+        Sleeper script = d -> {
             if (polls.incrementAndGet() == 1) {
-                Files.writeString(file, "new");
+                write(file, "new");
             }
         };
         ByteArrayOutputStream out = new ByteArrayOutputStream();
@@ -130,7 +133,20 @@ class FrameStreamerTest {
                 new Frame(3, "new", "app.log", null));
     }
 
-    private void append(String name, String text) throws IOException {
-        Files.writeString(dir.resolve(name), text, java.nio.file.StandardOpenOption.APPEND);
+    // the scripted sleepers below run these; a Sleeper may only throw InterruptedException
+    private void append(String name, String text) {
+        try {
+            Files.writeString(dir.resolve(name), text, java.nio.file.StandardOpenOption.APPEND);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static void write(Path file, String text) {
+        try {
+            Files.writeString(file, text);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 }

@@ -21,7 +21,7 @@ import dev.berth.device.DeviceManager;
 import dev.berth.device.DeviceProperties;
 import dev.berth.device.DeviceStatsIndex;
 import dev.berth.device.DeviceStats;
-import dev.berth.device.Sleeper;
+import dev.berth.config.Sleeper;
 import dev.berth.device.StatValue;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
