@@ -53,7 +53,7 @@ final class ContainerEngine {
         Map<String, String> state = new HashMap<>();
         state.put(DockerDriver.STATE_CONTAINER_ID, id);
         try {
-            InspectContainerResponse inspect = client.inspectContainerCmd(id).exec();
+            InspectContainerResponse inspect = inspectWithRetry(id);
             Long pid = inspect.getState().getPidLong();
             Optional<ContainerCgroup> cgroup = Optional.empty();
             if (pid != null && pid > 0) {
@@ -72,6 +72,23 @@ final class ContainerEngine {
             log.debug("inspect of {} for its cgroup failed: {}", id, e.toString());
         }
         return state;
+    }
+
+    /** A busy engine can fail a single inspect; the handle must still learn the container's pid and cgroup. */
+    private InspectContainerResponse inspectWithRetry(String id) {
+        RuntimeException last = null;
+        for (int attempt = 0; attempt < 3; attempt++) {
+            try {
+                return client.inspectContainerCmd(id).exec();
+            } catch (com.github.dockerjava.api.exception.NotFoundException e) {
+                throw e;
+            } catch (RuntimeException e) {
+                last = e;
+                log.debug("inspect of {} failed (attempt {}): {}", id, attempt + 1, e.toString());
+                java.util.concurrent.locks.LockSupport.parkNanos(200_000_000L * (attempt + 1));
+            }
+        }
+        throw last;
     }
 
     private Optional<ContainerCgroup> engineCgroup(String id, String cgroupParent) {
