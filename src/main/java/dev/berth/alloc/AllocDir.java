@@ -17,11 +17,27 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
  */
 public final class AllocDir {
 
+    /**
+     * Locks are per directory, not per instance: hooks make their own {@code AllocDir} for the same alloc, and a build
+     * racing a destroy of the same directory must be serialized whichever instance each uses. Striped, so the table
+     * stays bounded however many allocs come and go.
+     */
+    private static final ReentrantReadWriteLock[] LOCKS = new ReentrantReadWriteLock[64];
+
+    static {
+        for (int i = 0; i < LOCKS.length; i++) {
+            LOCKS[i] = new ReentrantReadWriteLock();
+        }
+    }
+
     private final Path dir;
-    private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
+    private final int stripe;
+    private final ReentrantReadWriteLock lock;
 
     public AllocDir(Path allocsRoot, String allocId) {
-        this.dir = allocsRoot.resolve(allocId);
+        this.dir = allocsRoot.resolve(allocId).toAbsolutePath().normalize();
+        this.stripe = Math.floorMod(dir.hashCode(), LOCKS.length);
+        this.lock = LOCKS[stripe];
     }
 
     public Path path() {
@@ -46,6 +62,30 @@ public final class AllocDir {
 
     public Path stderr(String task) {
         return logsDir().resolve(task + ".stderr.0");
+    }
+
+    /** {@code <task>/.berth}: agent-private files of a task (its log FIFOs). */
+    public Path agentDir(String task) {
+        return taskDir(task).resolve(".berth");
+    }
+
+    public Path stdoutFifo(String task) {
+        return agentDir(task).resolve("stdout.fifo");
+    }
+
+    public Path stderrFifo(String task) {
+        return agentDir(task).resolve("stderr.fifo");
+    }
+
+    /** Where the driver writes the task's stdout: its FIFO when the logs hook made one, else the first log file. */
+    public Path stdoutTarget(String task) {
+        Path fifo = stdoutFifo(task);
+        return dev.berth.driver.logs.Fifo.isFifo(fifo) ? fifo : stdout(task);
+    }
+
+    public Path stderrTarget(String task) {
+        Path fifo = stderrFifo(task);
+        return dev.berth.driver.logs.Fifo.isFifo(fifo) ? fifo : stderr(task);
     }
 
     /** Creates the alloc-level directories. Idempotent. */
@@ -79,10 +119,65 @@ public final class AllocDir {
         }
     }
 
+    /**
+     * Moves the previous alloc's {@code alloc/data} and each named task's {@code local/} into this dir (Nomad's
+     * {@code AllocDir.Move}): a rename, so it needs both on one filesystem. Builds this dir first. The previous dir's
+     * content is gone afterwards; a missing source directory is skipped.
+     */
+    public void moveFrom(AllocDir previous, java.util.Collection<String> tasks) throws IOException {
+        // Both dirs exclusively, in stripe order (no deadlock between two moves in opposite directions): a build of the
+        // source racing the rename would otherwise find its directories vanishing under it.
+        ReentrantReadWriteLock first = LOCKS[Math.min(stripe, previous.stripe)];
+        ReentrantReadWriteLock second = LOCKS[Math.max(stripe, previous.stripe)];
+        first.writeLock().lock();
+        second.writeLock().lock();
+        try {
+            build();
+            moveReplacing(previous.sharedDir().resolve("data"), sharedDir().resolve("data"));
+            for (String task : tasks) {
+                Path from = previous.taskDir(task).resolve("local");
+                if (Files.isDirectory(from)) {
+                    buildTask(task);
+                    moveReplacing(from, taskDir(task).resolve("local"));
+                }
+            }
+        } finally {
+            second.writeLock().unlock();
+            first.writeLock().unlock();
+        }
+    }
+
+    private static void moveReplacing(Path from, Path to) throws IOException {
+        if (!Files.isDirectory(from)) {
+            return;
+        }
+        // the fresh target is empty (just built); a rename cannot replace a directory that has entries
+        Files.deleteIfExists(to);
+        Files.move(from, to, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+    }
+
     /** Removes the whole directory. Idempotent; a missing directory is fine. */
     public void destroy() throws IOException {
         lock.writeLock().lock();
         try {
+            for (int attempt = 1; ; attempt++) {
+                try {
+                    deleteTree();
+                    return;
+                } catch (java.nio.file.DirectoryNotEmptyException e) {
+                    // a task process still wrote a file while we walked: walk again
+                    if (attempt == 3) {
+                        throw e;
+                    }
+                }
+            }
+        } finally {
+            lock.writeLock().unlock();
+        }
+    }
+
+    private void deleteTree() throws IOException {
+        {
             if (!Files.exists(dir)) {
                 return;
             }
@@ -107,8 +202,6 @@ public final class AllocDir {
                     return FileVisitResult.CONTINUE;
                 }
             });
-        } finally {
-            lock.writeLock().unlock();
         }
     }
 

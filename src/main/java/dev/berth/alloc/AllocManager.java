@@ -319,6 +319,48 @@ public class AllocManager {
         return runners.values();
     }
 
+    /** The runner of a known alloc (previous-alloc watcher), or empty. */
+    Optional<AllocRunner> runnerFor(String id) {
+        return Optional.ofNullable(runners.get(id));
+    }
+
+    /**
+     * A terminal alloc as the garbage collector sees it.
+     *
+     * @param finishedAt the latest task {@code FinishedAt}, or null when no task ever ran
+     * @param dir        its alloc directory
+     */
+    public record TerminalAlloc(String id, Instant finishedAt, java.nio.file.Path dir) {
+    }
+
+    /** Allocs that are done for good: their run loop ended and they are client- or desired-terminal. */
+    public List<TerminalAlloc> terminalAllocs() {
+        List<TerminalAlloc> out = new ArrayList<>();
+        for (AllocRunner r : runners.values()) {
+            if (isTerminal(r)) {
+                Instant finished = r.taskStates().values().stream().map(TaskState::finishedAt).filter(java.util.Objects::nonNull)
+                        .max(java.util.Comparator.naturalOrder()).orElse(null);
+                out.add(new TerminalAlloc(r.id(), finished, r.dir().path()));
+            }
+        }
+        return out;
+    }
+
+    /** Whether a known alloc is terminal (eligible for GC). */
+    public boolean isTerminal(String id) throws UnknownAllocException {
+        return isTerminal(runner(id));
+    }
+
+    private static boolean isTerminal(AllocRunner r) {
+        AllocRecord rec = r.record();
+        return r.runDone().isDone() && (rec.spec().desiredTerminal() || ClientStatus.terminal(rec.clientStatus()));
+    }
+
+    /** Number of allocs this node knows (live and terminal). */
+    public int allocCount() {
+        return runners.size();
+    }
+
     // ---- listener callbacks ----
 
     void taskStarted(String allocId) {

@@ -110,6 +110,17 @@ public final class AllocRunner {
         return runDone;
     }
 
+    /** Whether an applied or still queued update stops this alloc (a waiting prerun hook polls it). */
+    public boolean stopRequested() {
+        AllocationSpec queued = pendingUpdate.get();
+        return record.spec().desiredTerminal() || (queued != null && queued.desiredTerminal());
+    }
+
+    /** Whether the agent is shutting this runner down (tasks keep running). */
+    public boolean shuttingDown() {
+        return shutdownSignal.isDone();
+    }
+
     /** Starts the run loop on a virtual thread. Does nothing once destroy began. */
     public void start() {
         synchronized (lifecycleLock) {
@@ -124,7 +135,8 @@ public final class AllocRunner {
     private void run() {
         try {
             if (!record.spec().desiredTerminal()) {
-                if (prerun()) {
+                // an agent shutdown during a long prerun (a previous-alloc wait) must not start the tasks
+                if (prerun() && !shutdownSignal.isDone()) {
                     tasks.values().forEach(TaskRunner::start);
                 }
                 loopUntilTasksDone();

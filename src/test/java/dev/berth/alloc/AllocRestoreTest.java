@@ -2,6 +2,7 @@ package dev.berth.alloc;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 
 import org.junit.jupiter.api.AfterEach;
@@ -56,6 +57,31 @@ class AllocRestoreTest {
         r.killTasks("test");
         assertThat(types(r.taskStates().get("t"))).endsWith("Started", "Killing", "Terminated", "Killed");
         assertThat(h.store.taskStates("re1").get("t").dead()).isTrue();
+    }
+
+    @Test
+    void poststartHooksSeeTheReattachedTask() throws Exception {
+        List<dev.berth.driver.TaskHandle> seen = new java.util.concurrent.CopyOnWriteArrayList<>();
+        h.extraTaskHooks.add(new dev.berth.alloc.task.TaskHooks.TaskPoststartHook() {
+            @Override
+            public String name() {
+                return "recording";
+            }
+
+            @Override
+            public void poststart(dev.berth.alloc.task.TaskHookContext context, dev.berth.driver.TaskHandle handle) {
+                seen.add(handle);
+            }
+        });
+        AllocRunner r = runUntilRunningThenShutDown("re4");
+        await().until(() -> seen.size() == 1); // the first start
+
+        r.start();
+
+        await().until(() -> seen.size() == 2);
+        assertThat(seen.get(1).taskId()).isEqualTo(seen.get(0).taskId());
+        assertThat(types(r.taskStates().get("t"))).containsExactly("Received", "Task Setup", "Started");
+        r.killTasks("test");
     }
 
     @Test

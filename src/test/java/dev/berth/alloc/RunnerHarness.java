@@ -37,6 +37,9 @@ final class RunnerHarness implements AutoCloseable {
     final List<String> finished = new CopyOnWriteArrayList<>();
     final Path root;
     final List<AllocRunner> runners = new ArrayList<>();
+    /** Hooks appended after the standard ones (set before creating runners). */
+    final List<AllocHooks.AllocHook> extraAllocHooks = new ArrayList<>();
+    final List<dev.berth.alloc.task.TaskHooks.TaskHook> extraTaskHooks = new ArrayList<>();
 
     /** Jitter is {@code (bound-1)*0.25}: deterministic so delays are asserted exactly. */
     static final RandomGenerator MAX_JITTER = new RandomGenerator() {
@@ -76,8 +79,12 @@ final class RunnerHarness implements AutoCloseable {
 
     AllocRunnerContext context(Duration maxKillTimeout) {
         TaskDriver driver = override != null ? override : mock;
-        return new AllocRunnerContext(root, store, name -> driver, List.of(new AllocDirHook()),
-                List.of(new ValidateHook(clock), new TaskDirHook(clock)), clock, sleeper(), maxKillTimeout,
+        List<AllocHooks.AllocHook> allocHooks = new ArrayList<>(List.of(new AllocDirHook()));
+        allocHooks.addAll(extraAllocHooks);
+        List<dev.berth.alloc.task.TaskHooks.TaskHook> taskHooks = new ArrayList<>(List.of(new ValidateHook(clock), new TaskDirHook(clock)));
+        taskHooks.addAll(extraTaskHooks);
+        return new AllocRunnerContext(root, store, name -> driver, allocHooks,
+                taskHooks, clock, sleeper(), maxKillTimeout,
                 (alloc, task, restored) -> RestartTracking.of(new RestartTracker(task.restartPolicy().toPolicy(), alloc.job().type(),
                         task.hook(), task.sidecar(), clock, MAX_JITTER)),
                 hc -> TaskEnvironment.build(hc.alloc(), hc.group(), hc.task(), new AllocDir(root, hc.alloc().id()), "dc1", System.getenv()),

@@ -99,6 +99,10 @@ public class AllocFileSystem {
         if (!Files.exists(file)) {
             throw new FsAccessException(Kind.NOT_FOUND, "file not found: " + path);
         }
+        if (!Files.isRegularFile(file)) {
+            // a task's log FIFO (<task>/.berth/*.fifo): reading it would block and steal the log pump's data
+            throw new FsAccessException(Kind.BAD_REQUEST, "file \"" + path + "\" is not a regular file");
+        }
         return file;
     }
 

@@ -140,7 +140,8 @@ public final class TaskRunner {
 
     /**
      * Picks a task up after an agent restart: a dead task stays dead; a running one is re-attached through
-     * {@link dev.berth.driver.TaskDriver#recover} without a new Started event and then waited on as usual. A task the
+     * {@link dev.berth.driver.TaskDriver#recover} without a new Started event, its poststart hooks run again, and it is
+     * waited on as usual. A task the
      * driver cannot find counts as failed ({@code Failed Restoring Task}) and follows its restart policy.
      */
     private Restore restore() throws InterruptedException {
@@ -160,6 +161,8 @@ public final class TaskRunner {
                 restartAck = new CompletableFuture<>();
             }
             persistLocal(false);
+            // As Nomad after a restore: poststart hooks see the re-attached task (the stats hook resumes sampling).
+            hooks.poststart(hookContext, recovered);
             return waitAndHandleExit(ctx.driver().waitTask(recovered)) ? Restore.RESTARTED : Restore.DONE;
         } catch (DriverException e) {
             emit(TaskEvent.failedRestoring(ctx.clock().instant(), e.getMessage()));
@@ -480,7 +483,7 @@ public final class TaskRunner {
         var dir = ctx.allocDir();
         return new TaskConfig(ctx.alloc().id() + "/" + t.name(), ctx.alloc().id(), t.name(), ctx.alloc().job().name(),
                 ctx.group().name(), ctx.alloc().namespace(), t.config(), env, dir.path(), dir.taskDir(t.name()),
-                dir.stdout(t.name()), dir.stderr(t.name()), t.cpu(), t.memoryMb(), t.memoryMaxMb(), List.of());
+                dir.stdoutTarget(t.name()), dir.stderrTarget(t.name()), t.cpu(), t.memoryMb(), t.memoryMaxMb(), List.of());
     }
 
     private static ExitResult exitResult(CompletableFuture<ExitResult> exit) {

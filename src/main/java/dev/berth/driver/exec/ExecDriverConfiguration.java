@@ -27,7 +27,7 @@ class ExecDriverConfiguration {
         ScheduledThreadPoolExecutor poller = new ScheduledThreadPoolExecutor(1, Thread.ofVirtual().name("exec-watch-", 0).factory());
         poller.setRemoveOnCancelPolicy(true);
         RawExecDriver processes = new RawExecDriver(true, clock, properties.dataDir().resolve("drivers").resolve("exec"), poller,
-                Duration.ofMillis(250), TaskOutputs.APPEND_TO_FILES);
+                Duration.ofMillis(250), TaskOutputs.FIFOS_OR_FILES);
         return new ExecDriver(properties.drivers().exec().enabled(), processes, cgroups, pidsLimit);
     }
 }

@@ -1,10 +1,12 @@
 package dev.berth.driver.logs;
 
-import java.io.FileInputStream;
+import java.io.Closeable;
 import java.io.FileOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
@@ -29,8 +31,9 @@ public final class TaskLogPump implements AutoCloseable {
     private final Path fifo;
     private final RotatingFileWriter writer;
     private final CountDownLatch done = new CountDownLatch(1);
+    private final CountDownLatch opened = new CountDownLatch(1);
     private final Thread thread;
-    private volatile InputStream in;
+    private volatile Closeable in;
     private volatile boolean closed;
 
     private TaskLogPump(Path fifo, RotatingFileWriter writer, String threadName) {
@@ -51,10 +54,14 @@ public final class TaskLogPump implements AutoCloseable {
 
     private void run() {
         byte[] buffer = new byte[32 * 1024];
-        try (InputStream stream = new FileInputStream(fifo.toFile())) { // blocks until a writer opens the FIFO
+        ByteBuffer bb = ByteBuffer.wrap(buffer);
+        // A FileChannel, not a FileInputStream: closing a channel wakes a thread blocked in read (close() relies on that
+        // to stop a pump whose task is silent); closing a stream's descriptor does not.
+        try (FileChannel stream = FileChannel.open(fifo, StandardOpenOption.READ)) { // blocks until a writer opens the FIFO
             in = stream;
+            opened.countDown();
             int n;
-            while (!closed && (n = stream.read(buffer)) >= 0) {
+            while (!closed && (n = stream.read(bb.clear())) >= 0) {
                 writer.write(buffer, 0, n);
             }
         } catch (IOException ex) {
@@ -69,6 +76,15 @@ public final class TaskLogPump implements AutoCloseable {
             }
             done.countDown();
         }
+    }
+
+    /**
+     * Waits until the pump has the FIFO open for reading, at most {@code timeoutMillis}. Until then nothing reads the
+     * FIFO: if every writer closes before that, the kernel discards what they wrote (a pipe with neither readers nor
+     * writers keeps no data), so callers that do not hold the FIFO open themselves wait here first.
+     */
+    public boolean awaitOpen(long timeoutMillis) throws InterruptedException {
+        return opened.await(timeoutMillis, TimeUnit.MILLISECONDS);
     }
 
     /** Waits until the pump reached end-of-file (all writers closed), at most {@code timeoutMillis}. */
@@ -90,7 +106,7 @@ public final class TaskLogPump implements AutoCloseable {
                 log.debug("releasing log pump for {}", fifo, ex);
             }
         }
-        InputStream stream = in;
+        Closeable stream = in;
         if (stream != null) {
             try {
                 stream.close();

@@ -42,7 +42,8 @@ import dev.berth.driver.cgroup.TaskCgroup;
  * <p>{@link TaskHandle#driverState()} keys: {@code pid} (session leader), {@code pgid}, {@code start_ticks}
  * (field 22 of {@code /proc/<pid>/stat}), {@code cgroup} (the task cgroup's {@link TaskCgroup#name()}, empty when
  * cgroups are unavailable) and {@code exit_file}. raw_exec puts each task in its own cgroup without limits (Nomad's
- * raw_exec is not isolated); the cgroup gives exact stats and a kill that catches every descendant.
+ * raw_exec is not isolated); the cgroup gives exact stats and a kill that catches every descendant. When the task
+ * exits, whatever it left running in its cgroup is killed and the cgroup removed before the exit is reported.
  */
 public class RawExecDriver implements TaskDriver, AutoCloseable {
 
@@ -176,7 +177,11 @@ public class RawExecDriver implements TaskDriver, AutoCloseable {
         state.put("exit_file", exitFile.toString());
         TaskHandle handle = new TaskHandle(NAME, task.id(), clock.instant(), state);
         RawTask running = new RawTask(handle, pid, pid, startTicks, exitFile);
-        process.onExit().thenAccept(p -> running.exit.complete(ExitShim.toExitResult(p.exitValue())));
+        // The cgroup goes before the exit is reported, so a restart that re-creates it never races the removal.
+        process.onExit().thenAcceptAsync(p -> {
+            cgroup.ifPresent(RawExecDriver::removeQuietly);
+            running.exit.complete(ExitShim.toExitResult(p.exitValue()));
+        }, RawExecDriver::startCleanupThread);
         tasks.put(task.id(), running);
         log.info("started task {} pid={} program={}", task.id(), pid, program);
         return handle;
@@ -269,6 +274,12 @@ public class RawExecDriver implements TaskDriver, AutoCloseable {
         }
     }
 
+    // Removing a cgroup may wait for the kernel (bounded retries): not on the JDK's process-reaper thread.
+    private static void startCleanupThread(Runnable cleanup) {
+        Thread.ofVirtual().name("raw-exec-exit-" + cleanup.hashCode()).start(cleanup);
+    }
+
+    /** Kills what is left in the task's cgroup (descendants that outlived the task, as Nomad's executor does) and removes it. */
     private static void removeQuietly(TaskCgroup cgroup) {
         try {
             cgroup.remove();
@@ -334,6 +345,9 @@ public class RawExecDriver implements TaskDriver, AutoCloseable {
             ExitResult exit = ExitShim.read(task.exitFile).orElseGet(() -> task.killedByAgent
                     ? new ExitResult(128 + Signals.SIGKILL, Signals.SIGKILL, false, null)
                     : new ExitResult(0, 0, false, "task exited while detached; its exit status was not recorded"));
+            if (cgroups != null) {
+                cgroups.find(task.handle.driverState().get("cgroup")).ifPresent(RawExecDriver::removeQuietly);
+            }
             task.exit.complete(exit);
             task.cancelWatch();
         } catch (RuntimeException ex) {

@@ -21,6 +21,6 @@ class RawExecDriverConfiguration {
         poller.setRemoveOnCancelPolicy(true);
         return new RawExecDriver(properties.drivers().rawExec().enabled(), clock,
                 properties.dataDir().resolve("drivers").resolve("raw_exec"), poller, Duration.ofMillis(250),
-                TaskOutputs.APPEND_TO_FILES, cgroups);
+                TaskOutputs.FIFOS_OR_FILES, cgroups);
     }
 }

@@ -60,6 +60,26 @@ public interface TaskOutputs {
         }
     };
 
+    /**
+     * A path that is a FIFO (made and drained by the alloc's log hook) becomes a {@link Target.Fifo}; anything else is
+     * appended to as with {@link #APPEND_TO_FILES}.
+     */
+    TaskOutputs FIFOS_OR_FILES = new TaskOutputs() {
+        @Override
+        public Target stdout(TaskConfig task) throws IOException {
+            return target(task.stdoutPath(), APPEND_TO_FILES.stdout(task));
+        }
+
+        @Override
+        public Target stderr(TaskConfig task) throws IOException {
+            return target(task.stderrPath(), APPEND_TO_FILES.stderr(task));
+        }
+
+        private Target target(Path path, Target otherwise) {
+            return path != null && dev.berth.driver.logs.Fifo.isFifo(path) ? new Target.Fifo(path) : otherwise;
+        }
+    };
+
     /** Prepares (creates files, FIFOs, readers) and returns the stdout target; called once per start. */
     Target stdout(TaskConfig task) throws IOException;
 

@@ -52,6 +52,9 @@ class TaskLogPumpTest {
                 && Files.readString(dir.resolve("logs/web.stderr.0")).equals("before\n"));
         first.close();
         TaskLogPump second = TaskLogPump.start(fifo, new RotatingFileWriter(dir.resolve("logs"), "web.stderr", 3, 1024), "berth-test-pump-2");
+        // the first pump really stopped reading (its close wakes its blocked read); the second must be reading before
+        // the task writes its last line and exits, or the kernel drops that line with the last writer
+        assertThat(second.awaitOpen(10_000)).isTrue();
         Files.writeString(go, "go\n");
         assertThat(process.waitFor()).isZero();
         assertThat(second.awaitEnd(10_000)).isTrue();

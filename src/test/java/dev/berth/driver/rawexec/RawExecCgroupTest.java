@@ -94,6 +94,21 @@ class RawExecCgroupTest {
         await().atMost(Duration.ofSeconds(10)).until(() -> cgroup.pids().isEmpty());
     }
 
+    @Test
+    void aTaskThatExitsTakesItsLeftoversAndItsCgroupWithIt() throws Exception {
+        handle = driver.start(task("batch", "/bin/sh", "-c", "setsid sleep 304 & sleep 1; exit 3"));
+        TaskCgroup cgroup = cgroups.find(handle.driverState().get("cgroup")).orElseThrow();
+        await().atMost(Duration.ofSeconds(10)).until(() -> cgroup.pids().size() >= 3);
+        long escaped = cgroup.pids().stream().filter(pid -> ProcessHandle.of(pid).flatMap(p -> p.info().commandLine())
+                .map(c -> c.contains("sleep 304")).orElse(false)).findFirst().orElseThrow();
+
+        assertThat(driver.waitTask(handle).get(30, java.util.concurrent.TimeUnit.SECONDS).exitCode()).isEqualTo(3);
+
+        // by the time the exit is reported the cgroup is gone, and the daemon that left the group with it
+        assertThat(cgroups.find(cgroup.name())).isEmpty();
+        await().atMost(Duration.ofSeconds(10)).until(() -> ProcessHandle.of(escaped).map(p -> !p.isAlive()).orElse(true));
+    }
+
     private TaskConfig task(String name, String command, String... args) throws Exception {
         Path taskDir = Files.createDirectories(dir.resolve(name));
         Map<String, Object> config = new HashMap<>();

@@ -1,0 +1,51 @@
+package dev.berth.api;
+
+import org.springframework.http.HttpStatus;
+import org.springframework.http.ProblemDetail;
+import org.springframework.web.ErrorResponseException;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RequestMethod;
+import org.springframework.web.bind.annotation.RestController;
+
+import dev.berth.alloc.AllocExceptions.UnknownAllocException;
+import dev.berth.alloc.gc.AllocGarbageCollector;
+import dev.berth.alloc.gc.NotEligibleForGcException;
+
+/**
+ * Forced garbage collection (§2): {@code /v1/client/allocation/:id/gc} destroys one terminal alloc, {@code /v1/client/gc}
+ * every terminal alloc. Both answer once the destroys finished; the body is empty. Nomad accepts any method; Berth takes
+ * only POST/PUT, because the ACL filter lets a read-scoped token use GET and a GC destroys data (write scope).
+ */
+@RestController
+class GcController {
+
+    private final AllocGarbageCollector gc;
+
+    GcController(AllocGarbageCollector gc) {
+        this.gc = gc;
+    }
+
+    @RequestMapping(path = "/v1/client/allocation/{id}/gc", method = {RequestMethod.POST, RequestMethod.PUT})
+    void collect(@PathVariable String id) throws InterruptedException {
+        try {
+            gc.collect(id);
+        } catch (UnknownAllocException e) {
+            throw problem(HttpStatus.NOT_FOUND, "Unknown allocation", e.getMessage());
+        } catch (NotEligibleForGcException e) {
+            // Nomad answers 500 with this text; the alloc is known but still running, which is a conflict, not a crash.
+            throw problem(HttpStatus.CONFLICT, "Allocation not eligible for GC", e.getMessage());
+        }
+    }
+
+    @RequestMapping(path = "/v1/client/gc", method = {RequestMethod.POST, RequestMethod.PUT})
+    void collectAll() throws InterruptedException {
+        gc.collectAll();
+    }
+
+    private static ErrorResponseException problem(HttpStatus status, String title, String detail) {
+        ProblemDetail pd = ProblemDetail.forStatusAndDetail(status, detail);
+        pd.setTitle(title);
+        return new ErrorResponseException(status, pd, null);
+    }
+}
