@@ -125,6 +125,9 @@ class AllocationApiTest {
         assertThat(put(alloc(id, 1, "run", mockTask("t", "{\"bogus\":1}"), ""), id)).startsWith("400")
                 .contains("Tasks[t].Config");
         assertThat(put(alloc(id, 1, "run", ok, "\"Count\":\"x\","), id)).startsWith("400");
+        // A user saw "field":"dev.berth.alloc.spec.AllocationSpec[\"Job\"]->…" for an out-of-range CPU.
+        assertThat(put(alloc(id, 1, "run", ok.replace("\"CPU\":100", "\"CPU\":99999999999999"), ""), id)).startsWith("400")
+                .contains("\"field\":\"Job.TaskGroups[0].Tasks[0].Resources.CPU\"");
         assertThat(send("GET", "/v1/allocation/" + id, null).statusCode()).isEqualTo(404);
     }
 
