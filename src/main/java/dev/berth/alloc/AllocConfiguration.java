@@ -42,11 +42,12 @@ class AllocConfiguration {
 
     @Bean
     AllocManager allocManager(AllocStateStore store, DriverManager drivers, NodeCapacity capacity, BerthProperties props, Clock clock,
-                              List<AllocHooks.AllocHook> allocHooks, ObjectProvider<TaskHooks.TaskHook> taskHooks, BerthMetrics berthMetrics) {
+                              List<AllocHooks.AllocHook> allocHooks, ObjectProvider<TaskHooks.TaskHook> taskHooks, BerthMetrics berthMetrics,
+                              ObjectProvider<dev.berth.device.DeviceAllocator> devices) {
         RandomGenerator random = RandomGenerator.getDefault();
         PortAllocator ports = new PortAllocator(props.client().minDynamicPort(), props.client().maxDynamicPort(), random);
         Duration maxKill = props.client().maxKillTimeout();
-        AllocManager manager = new AllocManager(store, drivers, capacity, ports, clock, maxKill);
+        AllocManager manager = new AllocManager(store, drivers, capacity, ports, clock, maxKill, devices.getIfAvailable());
         AllocMetrics metrics = new AllocMetrics(berthMetrics, manager::runners, capacity, manager::allocated);
         var listener = new AllocRunnerContext.AllocListener() {
             @Override
@@ -83,13 +84,19 @@ class AllocConfiguration {
         var env = System.getenv();
         AllocRunnerContext ctx = new AllocRunnerContext(props.allocDir().toAbsolutePath(), store,
                 name -> drivers.driver(name).orElseThrow(), allocHooks, taskHooks.orderedStream().toList(), clock, Sleeper.REAL, maxKill,
-                (alloc, task, restored) -> RestartTracking.of(new RestartTracker(task.restartPolicy().toPolicy(), alloc.job().type(),
-                        task.hook(), task.sidecar(), clock, random)),
+                (alloc, task, restored) -> RestartTracking.of(RestoredCounters.apply(new RestartTracker(task.restartPolicy().toPolicy(),
+                        alloc.job().type(), task.hook(), task.sidecar(), clock, random), restored)),
                 hc -> TaskEnvironment.build(hc.alloc(), hc.group(), hc.task(), new AllocDir(props.allocDir().toAbsolutePath(), hc.alloc().id()),
                         dc, env),
                 listener);
         manager.init(ctx, metrics);
         return manager;
+    }
+
+    /** Crash reconciliation (issue 7): kills task processes no persisted handle accounts for, before allocs are restored. */
+    @Bean
+    SmartLifecycle allocReconciler(AllocStateStore store, DriverManager drivers, Clock clock, BerthMetrics berthMetrics) {
+        return new AllocRestorer(new Reconciler(store, drivers, clock), berthMetrics);
     }
 
     /** Restores allocs at start; agent shutdown ends every runner thread, tasks keep running (stop ≠ kill). */

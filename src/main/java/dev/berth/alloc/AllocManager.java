@@ -28,6 +28,8 @@ import dev.berth.alloc.spec.TaskGroupSpec;
 import dev.berth.alloc.spec.TaskSpec;
 import dev.berth.alloc.task.TaskRunner;
 import dev.berth.alloc.task.TaskState;
+import dev.berth.device.AllocatedDevice;
+import dev.berth.device.DeviceAllocator;
 import dev.berth.driver.DriverException;
 import dev.berth.driver.DriverManager;
 import dev.berth.driver.HealthState;
@@ -35,7 +37,7 @@ import dev.berth.driver.TaskConfigValidationException;
 import dev.berth.driver.TaskDriver;
 
 /**
- * The allocation service: validation, admission (CPU, memory, ports), latest-wins submission, the runner registry and the
+ * The allocation service: validation, admission (CPU, memory, ports, devices), latest-wins submission, the runner registry and the
  * lifecycle calls (restart, signal, destroy). Agent shutdown ({@link #shutdown}) ends every runner but leaves tasks running.
  */
 public class AllocManager {
@@ -54,6 +56,7 @@ public class AllocManager {
     private final PortAllocator ports;
     private final Clock clock;
     private final Duration maxKillTimeout;
+    private final DeviceAllocator devices;
     private final Map<String, AllocRunner> runners = new ConcurrentHashMap<>();
     private final Map<String, Instant> submittedAt = new ConcurrentHashMap<>();
     private final Object admissionLock = new Object();
@@ -62,6 +65,13 @@ public class AllocManager {
 
     public AllocManager(AllocStateStore store, DriverManager drivers, NodeCapacity capacity, PortAllocator ports, Clock clock,
                         Duration maxKillTimeout) {
+        this(store, drivers, capacity, ports, clock, maxKillTimeout, null);
+    }
+
+    /** @param devices device admission; null on a node without device support (device requests are then refused) */
+    public AllocManager(AllocStateStore store, DriverManager drivers, NodeCapacity capacity, PortAllocator ports, Clock clock,
+                        Duration maxKillTimeout, DeviceAllocator devices) {
+        this.devices = devices;
         this.store = store;
         this.drivers = drivers;
         this.capacity = capacity;
@@ -113,10 +123,19 @@ public class AllocManager {
             }
             if (!spec.desiredTerminal()) {
                 admit(spec);
+                Map<String, List<AllocatedDevice>> assigned = DeviceAdmission.assigned(spec);
                 spec = ResourceAssignment.assign(spec, ports);
+                spec = DeviceAdmission.reserve(spec, assigned, devices, ports);
             }
             AllocRecord record = new AllocRecord(spec, ClientStatus.PENDING, "No tasks have started");
-            store.putAlloc(record);
+            try {
+                store.putAlloc(record);
+            } catch (RuntimeException e) {
+                // Nothing stored: give back what admission took.
+                ports.release(spec.id());
+                releaseDevices(spec.id());
+                throw e;
+            }
             AllocRunner runner = new AllocRunner(runnerContext, record);
             runners.put(spec.id(), runner);
             submittedAt.put(spec.id(), clock.instant());
@@ -376,9 +395,17 @@ public class AllocManager {
 
     void allocDestroyed(String allocId) {
         ports.release(allocId);
+        // Devices stay reserved while the alloc exists (also when terminal), as Nomad keeps them until GC/destroy.
+        releaseDevices(allocId);
         runners.remove(allocId);
         submittedAt.remove(allocId);
         log.info("allocation destroyed: alloc={}", allocId);
+    }
+
+    private void releaseDevices(String allocId) {
+        if (devices != null) {
+            devices.release(allocId);
+        }
     }
 
     Map<String, TaskState> taskStates(String id) {

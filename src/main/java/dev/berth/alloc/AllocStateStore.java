@@ -34,6 +34,19 @@ public interface AllocStateStore {
 
     Optional<TaskLocalState> taskLocalState(String allocId, String taskName);
 
+    /**
+     * Every persisted local state of every stored allocation, keyed {@code <allocId>/<taskName>} — one read for the start-up
+     * reconciliation (issue 7) instead of one per task. The default reads them one by one.
+     */
+    default Map<String, TaskLocalState> allTaskLocalStates() {
+        Map<String, TaskLocalState> all = new java.util.HashMap<>();
+        for (AllocRecord rec : allocs()) {
+            rec.spec().group().ifPresent(g -> g.tasks().forEach(t ->
+                    taskLocalState(rec.id(), t.name()).ifPresent(l -> all.put(rec.id() + "/" + t.name(), l))));
+        }
+        return all;
+    }
+
     /** Removes everything of the allocation and tombstones its ID. Idempotent. */
     void deleteAlloc(String allocId);
 

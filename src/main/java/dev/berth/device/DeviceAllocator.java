@@ -97,17 +97,31 @@ public class DeviceAllocator {
      */
     public synchronized Map<String, List<AllocatedDevice>> allocateAll(String allocId, String job, Map<String, List<DeviceRequest>> tasks)
             throws DeviceAllocationException {
+        return allocateAll(allocId, job, tasks, Map.of());
+    }
+
+    /**
+     * As {@link #allocateAll(String, String, Map)}, honouring explicitly assigned instances ({@code AllocatedResources
+     * .Tasks[task].Devices}): a task with assigned devices gets exactly those, its requests are then not re-picked.
+     *
+     * @param assigned task name → devices the submitter already chose (may name tasks without requests)
+     */
+    public synchronized Map<String, List<AllocatedDevice>> allocateAll(String allocId, String job, Map<String, List<DeviceRequest>> tasks,
+            Map<String, List<AllocatedDevice>> assigned) throws DeviceAllocationException {
         boolean heldBefore = byAlloc.containsKey(allocId);
+        Set<String> names = new java.util.LinkedHashSet<>(tasks.keySet());
+        names.addAll(assigned.keySet());
         Map<String, List<AllocatedDevice>> result = new LinkedHashMap<>();
-        for (Map.Entry<String, List<DeviceRequest>> task : tasks.entrySet()) {
+        for (String name : names) {
             try {
-                result.put(task.getKey(), allocate(new TaskRef(allocId, job, task.getKey()), task.getValue()));
+                result.put(name, allocate(new TaskRef(allocId, job, name), tasks.getOrDefault(name, List.of()),
+                        assigned.getOrDefault(name, List.of())));
             }
             catch (DeviceAllocationException ex) {
                 if (!heldBefore) {
                     release(allocId);
                 }
-                throw new DeviceAllocationException("task \"" + task.getKey() + "\": " + ex.getMessage());
+                throw new DeviceAllocationException("task \"" + name + "\": " + ex.getMessage());
             }
         }
         return result;

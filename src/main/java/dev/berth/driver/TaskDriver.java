@@ -61,4 +61,14 @@ public interface TaskDriver {
      * when the task is gone (it then counts as exited and follows its restart policy).
      */
     TaskHandle recover(TaskHandle handle) throws DriverException;
+
+    /**
+     * Every task of this driver (and of this agent's data dir) that is running on the host right now, found without the
+     * agent's state — for crash reconciliation at start-up (issue 7): a task started just before a crash may have no
+     * persisted handle. Each returned handle can be given to {@link #recover} and then {@link #destroy}. Must not see tasks
+     * of another agent on the same host. Default: none, for drivers whose tasks do not outlive the agent.
+     */
+    default java.util.List<TaskHandle> liveTasks() {
+        return java.util.List.of();
+    }
 }

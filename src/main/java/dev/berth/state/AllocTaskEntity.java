@@ -37,6 +37,10 @@ class AllocTaskEntity {
         this.taskName = taskName;
     }
 
+    String allocId() {
+        return allocId;
+    }
+
     String taskName() {
         return taskName;
     }

@@ -133,6 +133,21 @@ class JpaAllocStateStore implements AllocStateStore {
                 .map(e -> json.readValue(e.localJson(), TaskLocalState.class)));
     }
 
+    /** One query over all task rows (issue 7: reconciliation at start-up with hundreds of tasks). */
+    @Override
+    public Map<String, TaskLocalState> allTaskLocalStates() {
+        return tx.execute(status -> {
+            Map<String, TaskLocalState> m = new java.util.HashMap<>();
+            for (AllocTaskEntity e : tasks.findAll()) {
+                // task rows exist only for stored allocs: deleteAlloc removes them in the same transaction
+                if (e.localJson() != null) {
+                    m.put(e.allocId() + "/" + e.taskName(), json.readValue(e.localJson(), TaskLocalState.class));
+                }
+            }
+            return m;
+        });
+    }
+
     @Override
     public void deleteAlloc(String allocId) {
         locked(allocId, () -> {

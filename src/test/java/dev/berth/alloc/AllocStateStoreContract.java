@@ -62,6 +62,24 @@ public abstract class AllocStateStoreContract {
     }
 
     @Test
+    void storesDeviceRequestsAndReservedDevices() {
+        var task = new dev.berth.alloc.spec.TaskSpec("t", "raw_exec", Map.of("command", "/bin/true"), null,
+                new dev.berth.alloc.spec.ResourcesSpec(100, 64, null, null,
+                        List.of(new dev.berth.device.DeviceRequest("nvidia/gpu", 2))), null, null, null, null, null, null, null);
+        AllocationSpec raw = RunnerHarness.alloc("sd", "service", null, task);
+        var devices = List.of(new dev.berth.device.AllocatedDevice("nvidia", "gpu", "Tesla T4", List.of("GPU-1", "GPU-2")));
+        var allocated = new AllocationSpec.AllocatedResources(Map.of("t", new AllocationSpec.AllocatedTaskResources(
+                Map.of("CpuShares", 100L), Map.of("MemoryMB", 64L), null, devices)), null);
+        AllocationSpec spec = AllocSpecs.withDefaults(raw, Duration.ofSeconds(30)).withAllocatedResources(allocated);
+        store().putAlloc(new AllocRecord(spec, ClientStatus.PENDING, ""));
+        AllocationSpec back = store().alloc("sd").orElseThrow().spec();
+        assertThat(back).isEqualTo(spec);
+        assertThat(back.allocatedResources().tasks().get("t").devices()).isEqualTo(devices);
+        assertThat(back.group().orElseThrow().tasks().getFirst().resources().deviceRequests())
+                .containsExactly(new dev.berth.device.DeviceRequest("nvidia/gpu", 2));
+    }
+
+    @Test
     void replacesAnAllocation() {
         store().putAlloc(new AllocRecord(spec("s2"), ClientStatus.PENDING, ""));
         store().putAlloc(new AllocRecord(spec("s2").withDesiredStatus("stop"), ClientStatus.COMPLETE, "All tasks have completed"));
@@ -138,5 +156,22 @@ public abstract class AllocStateStoreContract {
         }
         assertThat(store().alloc("s6")).isEmpty();
         assertThat(store().taskStates("s6")).isEmpty();
+    }
+
+    /** Issue 7: the reconciliation reads every persisted handle at once; destroyed allocs contribute none. */
+    @Test
+    void listsEveryTaskLocalStateOfStoredAllocs() {
+        var handle = new dev.berth.driver.TaskHandle("raw_exec", "r1/t", T0, Map.of("pid", "42", "start_ticks", "7"));
+        store().putAlloc(new AllocRecord(spec("r1"), null, null));
+        store().putAlloc(new AllocRecord(spec("r2"), null, null));
+        store().putTaskLocalState("r1", "t", new TaskLocalState(handle, Set.of(), new RestartTracking.Counters(1, T0), false));
+        store().putTaskLocalState("r2", "t", TaskLocalState.empty());
+        store().deleteAlloc("r2");
+
+        Map<String, TaskLocalState> all = store().allTaskLocalStates();
+
+        assertThat(all).containsKey("r1/t").doesNotContainKey("r2/t");
+        assertThat(all.get("r1/t").handle()).isEqualTo(handle);
+        assertThat(all.get("r1/t").restarts()).isEqualTo(new RestartTracking.Counters(1, T0));
     }
 }

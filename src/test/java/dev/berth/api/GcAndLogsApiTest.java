@@ -95,7 +95,9 @@ class GcAndLogsApiTest {
         String done = submit("batch", mock("10ms"));
         await().atMost(Duration.ofSeconds(30)).until(() -> status(done).equals("complete") && status(running).equals("running"));
         Path doneDir = props.allocDir().resolve(done);
-        assertThat(doneDir.resolve("alloc/logs")).exists();
+        // the task's "hi\n" reaches its log file through the pump; GC then frees at least those bytes
+        await().atMost(Duration.ofSeconds(10)).until(() -> Files.exists(doneDir.resolve("alloc/logs/t.stdout.0"))
+                && Files.size(doneDir.resolve("alloc/logs/t.stdout.0")) == 3);
 
         HttpResponse<String> refused = send("POST", "/v1/client/allocation/" + running + "/gc");
         assertThat(refused.statusCode()).isEqualTo(409);

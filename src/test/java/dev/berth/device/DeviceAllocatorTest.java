@@ -114,6 +114,28 @@ class DeviceAllocatorTest {
     }
 
     @Test
+    void allocateAllMixesAssignedAndRequestedDevicesAllOrNothing() throws Exception {
+        Map<String, List<DeviceRequest>> tasks = new java.util.LinkedHashMap<>();
+        tasks.put("web", List.of(new DeviceRequest("fpga", 1)));
+        tasks.put("train", List.of(new DeviceRequest("nvidia/gpu/A100", 1)));
+        // "train" is assigned a taken instance: the whole alloc is refused, the fpga picked for "web" is given back.
+        allocator.allocate(task("other", "x"), List.of(), List.of(new AllocatedDevice(A100, List.of("a2"))));
+        assertThatThrownBy(() -> allocator.allocateAll("alloc1", "job", tasks,
+                Map.of("train", List.of(new AllocatedDevice(A100, List.of("a2"))))))
+                .hasMessage("task \"train\": device \"a2\" is already reserved by allocation other task x");
+        assertThat(allocator.holder("f1")).isEmpty();
+        assertThat(allocator.allocated("alloc1", "web")).isEmpty();
+
+        // Assigned devices win over the task's requests; a task may be assigned devices without requesting any.
+        Map<String, List<AllocatedDevice>> got = allocator.allocateAll("alloc1", "job", tasks,
+                Map.of("train", List.of(new AllocatedDevice(A100, List.of("a3"))), "side", List.of(new AllocatedDevice(T4, List.of("t3")))));
+        assertThat(got).containsOnlyKeys("web", "train", "side");
+        assertThat(got.get("train")).containsExactly(new AllocatedDevice(A100, List.of("a3")));
+        assertThat(got.get("web")).containsExactly(new AllocatedDevice(new DeviceGroupKey("xilinx", "fpga", "U250"), List.of("f1")));
+        assertThat(allocator.holder("t3")).map((h) -> h.task().task()).contains("side");
+    }
+
+    @Test
     void honoursAssignedIdsButRefusesUnknownUnhealthyOrTakenOnes() throws Exception {
         assertThat(allocator.allocate(task("alloc1", "web"), List.of(), List.of(new AllocatedDevice(A100, List.of("a3")))))
                 .containsExactly(new AllocatedDevice(A100, List.of("a3")));

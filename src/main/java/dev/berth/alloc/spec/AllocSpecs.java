@@ -39,7 +39,7 @@ public final class AllocSpecs {
                 ResourcesSpec r = t.resources();
                 ResourcesSpec res = new ResourcesSpec(r == null || r.cpu() == null ? DEFAULT_CPU : r.cpu(),
                         r == null || r.memoryMb() == null ? DEFAULT_MEMORY_MB : r.memoryMb(), r == null ? null : r.memoryMaxMb(),
-                        r == null ? null : r.networks());
+                        r == null ? null : r.networks(), r == null ? null : r.devices());
                 tasks.add(t.withDefaults(policy, kill, res));
             }
             groups.add(g.with(tasks, groupPolicy, g.networks()));

@@ -9,6 +9,8 @@ import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 
+import dev.berth.device.AllocatedDevice;
+
 /**
  * A submitted Nomad {@code Allocation} (the parts Berth runs). Field names are Nomad's. Unknown fields are ignored.
  * Values may be null as submitted; {@link AllocSpecs#withDefaults} fills in Nomad's defaults.
@@ -85,7 +87,7 @@ public record AllocationSpec(
     }
 
     /**
-     * Nomad's {@code AllocatedResources} (the parts we fill): per-task CPU/memory and the shared ports.
+     * Nomad's {@code AllocatedResources} (the parts we fill): per-task CPU/memory/devices and the shared ports.
      */
     @JsonIgnoreProperties(ignoreUnknown = true)
     public record AllocatedResources(
@@ -97,7 +99,12 @@ public record AllocationSpec(
     public record AllocatedTaskResources(
             @JsonProperty("Cpu") Map<String, Long> cpu,
             @JsonProperty("Memory") Map<String, Long> memory,
-            @JsonProperty("Networks") List<NetworkSpec> networks) {
+            @JsonProperty("Networks") List<NetworkSpec> networks,
+            @JsonProperty("Devices") List<AllocatedDevice> devices) {
+
+        public AllocatedTaskResources(Map<String, Long> cpu, Map<String, Long> memory, List<NetworkSpec> networks) {
+            this(cpu, memory, networks, null);
+        }
     }
 
     @JsonIgnoreProperties(ignoreUnknown = true)

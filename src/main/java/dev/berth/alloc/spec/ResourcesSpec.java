@@ -2,16 +2,30 @@ package dev.berth.alloc.spec;
 
 import java.util.List;
 
+import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 
-/** A task's resource ask: CPU in MHz shares, memory in MB, task-level networks. */
+import dev.berth.device.DeviceRequest;
+
+/** A task's resource ask: CPU in MHz shares, memory in MB, task-level networks, device requests ({@code Devices}). */
 @JsonIgnoreProperties(ignoreUnknown = true)
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record ResourcesSpec(
         @JsonProperty("CPU") Integer cpu,
         @JsonProperty("MemoryMB") Integer memoryMb,
         @JsonProperty("MemoryMaxMB") Integer memoryMaxMb,
-        @JsonProperty("Networks") List<NetworkSpec> networks) {
+        @JsonProperty("Networks") List<NetworkSpec> networks,
+        @JsonProperty("Devices") List<DeviceRequest> devices) {
+
+    public ResourcesSpec(Integer cpu, Integer memoryMb, Integer memoryMaxMb, List<NetworkSpec> networks) {
+        this(cpu, memoryMb, memoryMaxMb, networks, null);
+    }
+
+    /** The device requests, never null. */
+    @JsonIgnore
+    public List<DeviceRequest> deviceRequests() {
+        return devices == null ? List.of() : devices;
+    }
 }

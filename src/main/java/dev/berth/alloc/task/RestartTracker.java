@@ -122,6 +122,30 @@ public final class RestartTracker {
         return this;
     }
 
+    /** Start of the current restart interval (persisted so a restored task continues the same interval, issue 7). */
+    public Instant intervalStart() {
+        lock.lock();
+        try {
+            return startTime;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Continues from persisted counters after an agent restart (issue 7): the attempt count and the interval start, so
+     * a restart of the agent neither resets nor extends the policy's budget. A null interval start keeps the current one.
+     */
+    public RestartTracker restore(int restoredCount, Instant restoredIntervalStart) {
+        withLock(() -> {
+            count = Math.max(0, restoredCount);
+            if (restoredIntervalStart != null) {
+                startTime = restoredIntervalStart;
+            }
+        });
+        return this;
+    }
+
     /** Restarts counted in the current interval (for diagnostics and tests). */
     public int count() {
         lock.lock();

@@ -51,7 +51,7 @@ public interface RestartTracking {
 
             @Override
             public Counters counters() {
-                return new Counters(tracker.count(), null);
+                return new Counters(tracker.count(), tracker.intervalStart());
             }
         };
     }

@@ -50,6 +50,12 @@ final class TaskHookExecutor {
      * {@code done}.
      */
     Map<String, String> prestart(TaskHookContext context, Map<String, String> base, Set<String> done) throws HookFailedException {
+        return prestart(context, base, done, new java.util.ArrayList<>());
+    }
+
+    /** As {@link #prestart(TaskHookContext, Map, Set)}; the hooks' device nodes/mounts are added to {@code devices}. */
+    Map<String, String> prestart(TaskHookContext context, Map<String, String> base, Set<String> done, List<String> devices)
+            throws HookFailedException {
         Map<String, String> env = new LinkedHashMap<>(base);
         for (TaskHook hook : hooks) {
             if (!(hook instanceof TaskPrestartHook prestart) || done.contains(hook.name())) {
@@ -59,6 +65,7 @@ final class TaskHookExecutor {
             try {
                 PrestartResult result = prestart.prestart(context);
                 env.putAll(result.env());
+                devices.addAll(result.devices());
                 if (result.done()) {
                     done.add(hook.name());
                 }

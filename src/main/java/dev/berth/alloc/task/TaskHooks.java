@@ -66,13 +66,19 @@ public final class TaskHooks {
     }
 
     /**
-     * @param env  environment variables this hook adds (applied after the built-ins, task meta, host env and task Env)
-     * @param done skip this hook on later starts
+     * @param env     environment variables this hook adds (applied after the built-ins, task meta, host env and task Env)
+     * @param done    skip this hook on later starts
+     * @param devices device nodes and mounts for the driver, in {@link dev.berth.driver.TaskConfig#devices()} format
      */
-    public record PrestartResult(Map<String, String> env, boolean done) {
+    public record PrestartResult(Map<String, String> env, boolean done, java.util.List<String> devices) {
 
         public PrestartResult {
             env = env == null ? Map.of() : Map.copyOf(env);
+            devices = devices == null ? java.util.List.of() : java.util.List.copyOf(devices);
+        }
+
+        public PrestartResult(Map<String, String> env, boolean done) {
+            this(env, done, java.util.List.of());
         }
 
         public static PrestartResult empty() {

@@ -150,7 +150,9 @@ public final class TaskRunner {
             return Restore.DONE;
         }
         TaskHandle h = ctx.restoredLocal() == null ? null : ctx.restoredLocal().handle();
-        if (h == null || !restored.running()) {
+        // Any persisted handle is recovered, also for a task still pending: it crashed between starting the process and
+        // its Started event (issue 7); starting it again would run it twice.
+        if (h == null) {
             return Restore.NOT_STARTED;
         }
         try {
@@ -161,6 +163,10 @@ public final class TaskRunner {
                 restartAck = new CompletableFuture<>();
             }
             persistLocal(false);
+            if (!restored.running()) {
+                var now = ctx.clock().instant();
+                update(s -> s.withEvent(TaskEvent.started(now)).withState(TaskState.RUNNING, now));
+            }
             // As Nomad after a restore: poststart hooks see the re-attached task (the stats hook resumes sampling).
             hooks.poststart(hookContext, recovered);
             return waitAndHandleExit(ctx.driver().waitTask(recovered)) ? Restore.RESTARTED : Restore.DONE;
@@ -182,8 +188,9 @@ public final class TaskRunner {
             }
             CompletableFuture<ExitResult> exit;
             try {
-                Map<String, String> env = hooks.prestart(hookContext, ctx.envBuilder().apply(hookContext), prestartDone);
-                TaskHandle h = ctx.driver().start(taskConfig(env));
+                List<String> devices = new java.util.ArrayList<>();
+                Map<String, String> env = hooks.prestart(hookContext, ctx.envBuilder().apply(hookContext), prestartDone, devices);
+                TaskHandle h = ctx.driver().start(taskConfig(env, devices));
                 synchronized (stateLock) {
                     handle = h;
                     restartSignal = new CompletableFuture<>();
@@ -478,12 +485,12 @@ public final class TaskRunner {
         return t.compareTo(ctx.maxKillTimeout()) > 0 ? ctx.maxKillTimeout() : t;
     }
 
-    private TaskConfig taskConfig(Map<String, String> env) {
+    private TaskConfig taskConfig(Map<String, String> env, List<String> devices) {
         var t = ctx.task();
         var dir = ctx.allocDir();
         return new TaskConfig(ctx.alloc().id() + "/" + t.name(), ctx.alloc().id(), t.name(), ctx.alloc().job().name(),
                 ctx.group().name(), ctx.alloc().namespace(), t.config(), env, dir.path(), dir.taskDir(t.name()),
-                dir.stdoutTarget(t.name()), dir.stderrTarget(t.name()), t.cpu(), t.memoryMb(), t.memoryMaxMb(), List.of());
+                dir.stdoutTarget(t.name()), dir.stderrTarget(t.name()), t.cpu(), t.memoryMb(), t.memoryMaxMb(), devices);
     }
 
     private static ExitResult exitResult(CompletableFuture<ExitResult> exit) {

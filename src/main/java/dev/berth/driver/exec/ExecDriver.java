@@ -197,6 +197,16 @@ public class ExecDriver implements TaskDriver, AutoCloseable {
         return new TaskHandle(NAME, recovered.taskId(), recovered.startedAt(), state);
     }
 
+    /**
+     * Exec tasks run under raw_exec's launch shim with exit files in this driver's own directory, so the shim scan finds
+     * exactly this agent's exec tasks (issue 7: crash reconciliation). Their cgroup is not known from {@code /proc} alone; a
+     * killed orphan leaves an empty cgroup directory behind.
+     */
+    @Override
+    public java.util.List<TaskHandle> liveTasks() {
+        return processes.liveTasks().stream().map(h -> new TaskHandle(NAME, h.taskId(), h.startedAt(), h.driverState())).toList();
+    }
+
     /** The task's cgroup, for the stats collector ({@link TaskCgroup#dirs()}); empty once it was removed. */
     public Optional<TaskCgroup> cgroupOf(TaskHandle handle) {
         return cgroups.find(handle.driverState().get(STATE_CGROUP));

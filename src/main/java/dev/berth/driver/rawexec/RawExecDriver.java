@@ -389,6 +389,12 @@ public class RawExecDriver implements TaskDriver, AutoCloseable {
         return task;
     }
 
+    /** The launch shims under this driver's exit-file directory that are still running (see {@link ShimScanner}). */
+    @Override
+    public List<TaskHandle> liveTasks() {
+        return ShimScanner.scan(Path.of("/proc"), exitDir, clock.instant());
+    }
+
     /** Stops watching; tasks keep running (agent shutdown must not kill them) and can be recovered later. */
     @Override
     public void close() {

@@ -212,4 +212,20 @@ class ExecDriverTest {
     private static long read(Path dir, String file) throws IOException {
         return Long.parseLong(Files.readString(dir.resolve(file)).trim());
     }
+
+    /** Issue 7: the start-up reconciliation finds this driver's live tasks from /proc, named as exec tasks. */
+    @Test
+    void liveTasksFindsTheRunningTaskFromProc() throws Exception {
+        TaskHandle handle = start(task("exec sleep 600", 64, 0, Map.of()));
+
+        await().atMost(Duration.ofSeconds(10)).until(() -> driver.liveTasks().size() == 1);
+        TaskHandle found = driver.liveTasks().getFirst();
+
+        assertThat(found.driver()).isEqualTo(ExecDriver.NAME);
+        assertThat(found.driverState()).containsEntry("pid", handle.driverState().get("pid"))
+                .containsEntry("start_ticks", handle.driverState().get("start_ticks"))
+                .containsEntry("exit_file", handle.driverState().get("exit_file"));
+        driver.destroy(handle, true);
+        assertThat(driver.liveTasks()).isEmpty();
+    }
 }

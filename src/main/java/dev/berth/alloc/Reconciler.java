@@ -1,0 +1,133 @@
+package dev.berth.alloc;
+
+import java.time.Clock;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.List;
+import java.util.Set;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import dev.berth.alloc.task.TaskEvent;
+import dev.berth.alloc.task.TaskState;
+import dev.berth.driver.DriverManager;
+import dev.berth.driver.TaskDriver;
+import dev.berth.driver.TaskHandle;
+
+/**
+ * Crash reconciliation at start-up (issue 7), before any alloc is restored: what runs on the host is compared with what
+ * the state database says. Every live task process (found by its driver, {@link TaskDriver#liveTasks}) that no persisted
+ * handle accounts for is killed: it was started just before a crash (its handle never written), belongs to an allocation
+ * that was destroyed, or to a state database that was lost. The restore then starts such a task again where its
+ * allocation still wants it, so no task ever runs twice and none is left running unknown.
+ *
+ * <p>A stopped allocation (desired stop or evict) keeps no process: the agent may have died between persisting the stop
+ * and killing its tasks, so its processes are killed too and its live tasks are recorded dead ({@code Killed}).
+ *
+ * <p>A process is identified by pid and start ticks together (a recycled pid has other start ticks).
+ */
+final class Reconciler {
+
+    private static final Logger log = LoggerFactory.getLogger(Reconciler.class);
+
+    /** What reconciliation did. */
+    record Report(int live, int known, int killed, int failed) {
+    }
+
+    private final AllocStateStore store;
+    private final DriverManager drivers;
+    private final Clock clock;
+
+    Reconciler(AllocStateStore store, DriverManager drivers, Clock clock) {
+        this.store = store;
+        this.drivers = drivers;
+        this.clock = clock;
+    }
+
+    Report reconcile() {
+        // A stopped alloc (desired stop/evict) is restored without running its tasks: a process it still has (the agent
+        // died between persisting the stop and killing it) is not accounted for, so it is killed below.
+        Set<String> stopped = new HashSet<>();
+        for (AllocRecord rec : store.allocs()) {
+            if (rec.spec().desiredTerminal()) {
+                stopped.add(rec.id());
+            }
+        }
+        Set<String> known = knownProcesses(stopped);
+        int live = 0;
+        int kept = 0;
+        int killed = 0;
+        int failed = 0;
+        for (TaskDriver driver : drivers.all()) {
+            List<TaskHandle> found;
+            try {
+                found = driver.liveTasks();
+            } catch (RuntimeException e) {
+                log.error("could not list live tasks of driver {}; unknown tasks of it may keep running", driver.name(), e);
+                continue;
+            }
+            for (TaskHandle h : found) {
+                live++;
+                if (known.contains(key(driver.name(), h))) {
+                    kept++;
+                    continue;
+                }
+                try {
+                    TaskHandle attached = driver.recover(h);
+                    driver.destroy(attached, true);
+                    killed++;
+                    log.warn("killed a task process no allocation accounts for: driver={} pid={} exitFile={}", driver.name(),
+                            h.driverState().get("pid"), h.driverState().get("exit_file"));
+                } catch (Exception e) {
+                    failed++;
+                    log.error("could not kill unknown task process: driver={} pid={}", driver.name(), h.driverState().get("pid"), e);
+                }
+            }
+        }
+        markStoppedTasksDead(stopped);
+        return new Report(live, kept, killed, failed);
+    }
+
+    /** Tasks of stopped allocs that were still live in the state are dead now (their processes were killed above). */
+    private void markStoppedTasksDead(Set<String> stopped) {
+        for (String id : stopped) {
+            Map<String, TaskState> states = store.taskStates(id);
+            if (states.values().stream().allMatch(TaskState::dead)) {
+                continue;
+            }
+            Instant now = clock.instant();
+            Map<String, TaskState> updated = new HashMap<>(states);
+            states.forEach((task, st) -> {
+                if (!st.dead()) {
+                    TaskState dead = st.withEvent(TaskEvent.killed(now, null)).withState(TaskState.DEAD, now);
+                    store.putTaskState(id, task, dead);
+                    updated.put(task, dead);
+                }
+            });
+            store.alloc(id).ifPresent(rec -> {
+                String[] status = ClientStatus.derive(updated.values());
+                store.putAlloc(rec.withStatus(status[0], status[1]));
+            });
+            log.info("tasks of a stopped allocation marked dead at start-up: alloc={}", id);
+        }
+    }
+
+    /** {@code driver:pid:startTicks} of every persisted handle of a stored allocation. */
+    private Set<String> knownProcesses(Set<String> stoppedAllocs) {
+        Set<String> known = new HashSet<>();
+        store.allTaskLocalStates().forEach((allocAndTask, local) -> {
+            String allocId = allocAndTask.substring(0, allocAndTask.indexOf('/'));
+            if (local.handle() != null && !stoppedAllocs.contains(allocId)) {
+                known.add(key(local.handle().driver(), local.handle()));
+            }
+        });
+        return known;
+    }
+
+    private static String key(String driver, TaskHandle h) {
+        return driver + ":" + h.driverState().getOrDefault("pid", "") + ":" + h.driverState().getOrDefault("start_ticks", "");
+    }
+}
