@@ -25,4 +25,14 @@ class AclFilterConfiguration {
         registration.setName("berthAclFilter");
         return registration;
     }
+
+    /** Before Boot's form-content filter, which would otherwise consume a {@code curl -d} body as form fields. */
+    @Bean
+    FilterRegistrationBean<JsonBodyFilter> jsonBodyFilter() {
+        FilterRegistrationBean<JsonBodyFilter> registration = new FilterRegistrationBean<>(new JsonBodyFilter());
+        registration.addUrlPatterns("/v1/*");
+        registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 50);
+        registration.setName("berthJsonBodyFilter");
+        return registration;
+    }
 }

@@ -35,10 +35,10 @@ class AllocationExceptionHandler {
         String field = null;
         String reason = e.getMostSpecificCause().getMessage();
         if (e.getMostSpecificCause() instanceof JacksonException je) {
-            field = je.getPath().isEmpty() ? null : je.getPathReference();
+            field = jsonPath(je);
             reason = je.getOriginalMessage();
         } else if (e.getCause() instanceof JacksonException je) {
-            field = je.getPath().isEmpty() ? null : je.getPathReference();
+            field = jsonPath(je);
             reason = je.getOriginalMessage();
         }
         String body = e.getMessage() != null && e.getMessage().startsWith("Required request body is missing")
@@ -72,5 +72,18 @@ class AllocationExceptionHandler {
     @ExceptionHandler(ConflictException.class)
     ProblemDetail conflict(ConflictException e) {
         return ProblemDetail.forStatusAndDetail(HttpStatus.CONFLICT, e.getMessage());
+    }
+
+    /** The JSON path of the offending value ({@code Job.TaskGroups[0].Tasks[0].Resources.CPU}), not Java class names. */
+    static String jsonPath(JacksonException e) {
+        StringBuilder path = new StringBuilder();
+        for (JacksonException.Reference ref : e.getPath()) {
+            if (ref.getPropertyName() != null) {
+                path.append(path.isEmpty() ? "" : ".").append(ref.getPropertyName());
+            } else if (ref.getIndex() >= 0) {
+                path.append('[').append(ref.getIndex()).append(']');
+            }
+        }
+        return path.isEmpty() ? null : path.toString();
     }
 }

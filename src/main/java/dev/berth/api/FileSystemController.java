@@ -2,9 +2,12 @@ package dev.berth.api;
 
 import java.io.IOException;
 import java.io.OutputStream;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.BooleanSupplier;
 
 import jakarta.servlet.http.HttpServletResponse;
 
@@ -16,6 +19,7 @@ import dev.berth.alloc.fs.FsAccessException;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 
+import org.springframework.context.SmartLifecycle;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ProblemDetail;
@@ -32,10 +36,12 @@ import org.springframework.web.bind.annotation.RestController;
  * {@code secrets/} or {@code private/} are refused. Streaming handlers write on the request's (virtual) thread.
  */
 @RestController
-class FileSystemController {
+class FileSystemController implements SmartLifecycle {
 
     private final AllocFileSystem fs;
     private final FrameStreamer streamer;
+    /** Set when the agent stops, before the web server's graceful shutdown waits for open followers. */
+    private final AtomicBoolean stopped = new AtomicBoolean(true);
 
     FileSystemController(AllocFileSystem fs) {
         this.fs = fs;
@@ -93,7 +99,7 @@ class FileSystemController {
         String name = fs.guard(allocId).relative(file);
         response.setContentType(MediaType.APPLICATION_JSON_VALUE);
         OutputStream out = response.getOutputStream();
-        streamer.streamFile(file, name, offset, from, follow, false, out, () -> false);
+        streamer.streamFile(file, name, offset, from, follow, false, out, endOfFollow(allocId));
     }
 
     @GetMapping("/v1/client/fs/logs/{allocId}")
@@ -118,7 +124,31 @@ class FileSystemController {
         Path logDir = fs.logDir(allocId);
         // the first read decides between a 404 problem and a 200 stream, so headers are set only once data may flow
         response.setContentType(plain ? MediaType.TEXT_PLAIN_VALUE : MediaType.APPLICATION_JSON_VALUE);
-        streamer.streamLogs(logDir, task, type, offset, from, follow, plain, new LazyOutput(response), () -> false);
+        streamer.streamLogs(logDir, task, type, offset, from, follow, plain, new LazyOutput(response), endOfFollow(allocId));
+    }
+
+    /**
+     * A follower ends when the agent stops or the allocation's directory is gone (destroyed): a plain follower of a
+     * quiet task writes nothing, so it would never notice that its client went away.
+     */
+    private BooleanSupplier endOfFollow(String allocId) {
+        Path root = fs.guard(allocId).root();
+        return () -> stopped.get() || !Files.isDirectory(root);
+    }
+
+    @Override
+    public void start() {
+        stopped.set(false);
+    }
+
+    @Override
+    public void stop() {
+        stopped.set(true);
+    }
+
+    @Override
+    public boolean isRunning() {
+        return !stopped.get();
     }
 
     private static FrameStreamer.Origin origin(String origin) {

@@ -168,4 +168,21 @@ class AllocPartsTest {
         assertThatExceptionOfType(SpecValidationException.class).isThrownBy(() -> AllocSpecs.validatePolicies(badPolicy))
                 .satisfies(e -> assertThat(e.field()).isEqualTo("Job.TaskGroups[web].Tasks[t].RestartPolicy.Attempts"));
     }
+
+    /** A user saw PUT /v1/client/allocation/.. accepted: its alloc dir was the data dir (and DELETE would remove it). */
+    @Test
+    void idsAndTaskNamesThatAreNotPlainPathSegmentsAreRefused() {
+        TaskSpec t = RunnerHarness.task("t", Map.of());
+        for (String id : List.of("..", ".", "a/b", "a\\b", "x\u0000")) {
+            assertThatExceptionOfType(SpecValidationException.class)
+                    .isThrownBy(() -> AllocSpecs.validateStructure(RunnerHarness.alloc(id, "service", null, t)))
+                    .satisfies(e -> assertThat(e.field()).isEqualTo("ID"));
+        }
+        for (String name : List.of("..", ".")) {
+            assertThatExceptionOfType(SpecValidationException.class)
+                    .isThrownBy(() -> AllocSpecs.validateStructure(RunnerHarness.alloc("x", "service", null,
+                            RunnerHarness.task(name, Map.of()))))
+                    .satisfies(e -> assertThat(e.field()).isEqualTo("Job.TaskGroups[web].Tasks[" + name + "].Name"));
+        }
+    }
 }

@@ -119,6 +119,9 @@ class AllocationApiTest {
         assertThat(put(alloc(id, 1, "run", mockTask("t", "{\"bogus\":1}"), ""), id)).startsWith("400")
                 .contains("Tasks[t].Config");
         assertThat(put(alloc(id, 1, "run", ok, "\"Count\":\"x\","), id)).startsWith("400");
+        // A user saw "field":"dev.berth.alloc.spec.AllocationSpec[\"Job\"]->…" for an out-of-range CPU.
+        assertThat(put(alloc(id, 1, "run", ok.replace("\"CPU\":100", "\"CPU\":99999999999999"), ""), id)).startsWith("400")
+                .contains("\"field\":\"Job.TaskGroups[0].Tasks[0].Resources.CPU\"");
         assertThat(send("GET", "/v1/allocation/" + id, null).statusCode()).isEqualTo(404);
     }
 
@@ -181,5 +184,30 @@ class AllocationApiTest {
         });
         assertThat(send("POST", "/v1/client/allocation/nope/restart", null).statusCode()).isEqualTo(404);
         assertThat(Map.of()).isEmpty();
+    }
+
+    /**
+     * A user running the docs' {@code curl -X POST …/restart -d '{"TaskName":"server"}'} got 415 (curl sends
+     * application/x-www-form-urlencoded); Nomad decodes a request body as JSON whatever its Content-Type.
+     */
+    @Test
+    void bodiesWithoutAJsonContentTypeAreReadAsJson() throws Exception {
+        String id = UUID.randomUUID().toString();
+        HttpRequest submit = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/v1/client/allocation/" + id))
+                .PUT(HttpRequest.BodyPublishers.ofString(alloc(id, 1, "run", mockTask("t", "{\"run_for\":\"1h\"}"), ""))).build();
+        HttpResponse<String> r = http.send(submit, HttpResponse.BodyHandlers.ofString());
+        created.add(id);
+        assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+        await().atMost(Duration.ofSeconds(20)).until(() -> node(send("GET", "/v1/allocation/" + id, null)).path("ClientStatus").asString()
+                .equals("running"));
+        HttpRequest signal = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/v1/client/allocation/" + id + "/signal"))
+                .header("Content-Type", "application/x-www-form-urlencoded")
+                .POST(HttpRequest.BodyPublishers.ofString("{\"Task\":\"t\",\"Signal\":\"SIGUSR1\"}")).build();
+        HttpResponse<String> s = http.send(signal, HttpResponse.BodyHandlers.ofString());
+        assertThat(s.statusCode()).as(s.body()).isEqualTo(200);
+        HttpRequest restart = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/v1/client/allocation/" + id + "/restart"))
+                .POST(HttpRequest.BodyPublishers.ofString("{\"TaskName\":\"nope\"}")).build();
+        HttpResponse<String> rs = http.send(restart, HttpResponse.BodyHandlers.ofString());
+        assertThat(rs.statusCode()).as("the body was read: an unknown task is 404").isEqualTo(404);
     }
 }

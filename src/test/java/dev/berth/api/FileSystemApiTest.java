@@ -9,6 +9,7 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.UUID;
 
 import dev.berth.config.BerthProperties;
@@ -22,6 +23,7 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.core.env.Environment;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /** The filesystem API end to end over HTTP, against a real allocation directory. */
 @AgentIntegrationTest
@@ -114,5 +116,23 @@ class FileSystemApiTest {
         assertThat(get("/v1/client/fs/logs/" + allocId + "?task=web").statusCode()).isEqualTo(400);
         assertThat(get("/v1/client/fs/logs/" + allocId + "?task=web&type=stdout&origin=middle").statusCode()).isEqualTo(400);
         assertThat(get("/v1/client/fs/logs/" + allocId + "?task=db&type=stdout").statusCode()).isEqualTo(404);
+    }
+
+    /**
+     * A user's {@code curl …&plain=true&follow=true} of a quiet task held a request open forever (plain mode has no
+     * heartbeat to notice a gone client), so agent shutdown waited out its grace period: a follower now ends when the
+     * allocation's directory is gone (destroy) or the agent stops.
+     */
+    @Test
+    void aPlainFollowerEndsWhenTheAllocationIsDestroyed() throws Exception {
+        URI uri = URI.create("http://127.0.0.1:" + environment.getProperty("local.server.port") + "/v1/client/fs/logs/" + allocId
+                + "?task=web&type=stdout&plain=true&follow=true");
+        var response = http.sendAsync(HttpRequest.newBuilder(uri).GET().build(), HttpResponse.BodyHandlers.ofString());
+        await().during(Duration.ofMillis(500)).atMost(Duration.ofSeconds(5)).until(() -> !response.isDone());
+        try (var files = Files.walk(allocDir)) {
+            files.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+        }
+        await().atMost(Duration.ofSeconds(10)).until(response::isDone);
+        assertThat(response.get().body()).isEqualTo("line one\nline two\n");
     }
 }

@@ -56,6 +56,10 @@ public final class AllocSpecs {
         if (spec.id() == null || spec.id().isBlank()) {
             throw new SpecValidationException("ID", "Missing allocation ID");
         }
+        // The ID names the allocation directory: "..", "." or a separator would put it outside <data-dir>/alloc.
+        if (!isPathSegment(spec.id())) {
+            throw new SpecValidationException("ID", "Invalid allocation ID \"" + spec.id() + "\"");
+        }
         if (spec.job() == null) {
             throw new SpecValidationException("Job", "Missing job");
         }
@@ -84,7 +88,7 @@ public final class AllocSpecs {
             if (t.name() == null || t.name().isBlank()) {
                 throw new SpecValidationException(g + ".Tasks.Name", "Missing task name");
             }
-            if (!t.name().matches("[A-Za-z0-9_.-]+")) {
+            if (!isPathSegment(t.name())) {
                 throw new SpecValidationException(g + ".Tasks[" + t.name() + "].Name", "Task name \"" + t.name() + "\" contains invalid characters");
             }
             if (!names.add(t.name())) {
@@ -167,5 +171,10 @@ public final class AllocSpecs {
             all.addAll(b);
         }
         return all;
+    }
+
+    /** Letters, digits, {@code _ . -}, and not {@code .} or {@code ..}: safe as one directory name. */
+    private static boolean isPathSegment(String s) {
+        return s.matches("[A-Za-z0-9_.-]+") && !s.equals(".") && !s.equals("..");
     }
 }

@@ -79,7 +79,8 @@ public class RawExecDriver implements TaskDriver, AutoCloseable {
         this.cgroups = cgroups;
         this.enabled = enabled;
         this.clock = Objects.requireNonNull(clock, "'clock' must not be null");
-        this.exitDir = Objects.requireNonNull(exitDir, "'exitDir' must not be null");
+        // Absolute: the exit shim writes the file from the task's working directory, not the agent's.
+        this.exitDir = Objects.requireNonNull(exitDir, "'exitDir' must not be null").toAbsolutePath();
         this.poller = Objects.requireNonNull(poller, "'poller' must not be null");
         this.pollInterval = Objects.requireNonNull(pollInterval, "'pollInterval' must not be null");
         this.outputs = Objects.requireNonNull(outputs, "'outputs' must not be null");

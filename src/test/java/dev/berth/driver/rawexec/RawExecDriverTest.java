@@ -280,6 +280,30 @@ class RawExecDriverTest {
         assertThat(exitOf(exit)).isEqualTo(ExitResult.ofCode(7));
     }
 
+    /**
+     * A user saw "cannot create data/drivers/raw_exec/…exit.tmp: Directory nonexistent" in a task's stderr and a restored
+     * task reported "Exit Code: 0 … not recorded": with the default relative data dir ({@code ./data}) the exit file path
+     * was resolved against the task's working directory.
+     */
+    @Test
+    void aRelativeExitDirStillRecordsTheExitCodeOfARecoveredTask() throws Exception {
+        Path relativeExitDir = Path.of("").toAbsolutePath().relativize(dir.resolve("exit"));
+        assertThat(relativeExitDir.isAbsolute()).isFalse();
+        ScheduledThreadPoolExecutor poller = new ScheduledThreadPoolExecutor(1, Thread.ofVirtual().factory());
+        RawExecDriver relative = new RawExecDriver(true, Clock.systemUTC(), relativeExitDir, poller, Duration.ofMillis(50),
+                TaskOutputs.APPEND_TO_FILES);
+        drivers.add(relative);
+        TaskConfig cfg = task("relexit", BASE_ENV, "/bin/sh", "-c", "while [ ! -f go ]; do sleep 0.05; done; exit 7");
+        TaskHandle handle = relative.start(cfg);
+        started.add(handle);
+
+        RawExecDriver fresh = newDriver(true);
+        fresh.recover(handle);
+        CompletableFuture<ExitResult> exit = fresh.waitTask(handle);
+        Files.writeString(cfg.taskDir().resolve("go"), "");
+        assertThat(exitOf(exit)).isEqualTo(ExitResult.ofCode(7));
+    }
+
     @Test
     void recoveredTaskCanBeStoppedAndKilled() throws Exception {
         TaskConfig cfg = task("rec", BASE_ENV, "/bin/sh", "-c", "trap '' INT; echo ready; while :; do sleep 0.05; done");
