@@ -3,6 +3,9 @@ package dev.berth.api;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -192,6 +195,7 @@ class AllocationApiTest {
      */
     @Test
     void bodiesWithoutAJsonContentTypeAreReadAsJson() throws Exception {
+        HttpClient http = HttpClient.newHttpClient();
         String id = UUID.randomUUID().toString();
         HttpRequest submit = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/v1/client/allocation/" + id))
                 .PUT(HttpRequest.BodyPublishers.ofString(alloc(id, 1, "run", mockTask("t", "{\"run_for\":\"1h\"}"), ""))).build();
