@@ -176,4 +176,25 @@ class StartupConfigurationFailureTest {
                 .contains("Berth refuses to listen on server.address=0.0.0.0")
                 .contains("Action:");
     }
+
+    @Test
+    void aMisspelledBerthKeyStopsStartUpNamingTheKey() {
+        Throwable failure = start("--server.address=127.0.0.1", "--berth.drivers.raw-exec.enabeld=true", "--berth.gc.max-allocs=5",
+                "--berth.meta.rack=r1", "--berth.acl.tokens[0].secret=s", "--berth.acl.tokens[0].scope=write");
+        assertThat(failure).as("start-up must fail").isNotNull();
+        FailureAnalysis analysis = new InvalidConfigurationFailureAnalyzer().analyze(failure);
+        assertThat(analysis).as(String.valueOf(failure)).isNotNull();
+        assertThat(analysis.getDescription()).contains("Unknown Berth configuration key")
+                .contains("berth.drivers.raw-exec.enabeld (from commandLineArgs)")
+                .doesNotContain("berth.gc.max-allocs").doesNotContain("berth.meta").doesNotContain("berth.acl.tokens");
+        assertThat(analysis.getAction()).contains("docs/configuration.md");
+    }
+
+    @Test
+    void everyDocumentedKeyKindIsAccepted() {
+        assertThat(start("--server.address=127.0.0.1", "--berth.meta.rack=r1", "--berth.meta.zone=z", "--berth.gc.interval=2m",
+                "--berth.devices.stats-interval=10s", "--berth.drivers.exec.pids-limit=100", "--berth.fingerprint.driver-timeout=3s",
+                "--berth.devices.nvidia.ignored-gpu-ids[0]=GPU-1", "--berth.drivers.docker.host=unix:///var/run/docker.sock"))
+                .isNull();
+    }
 }
