@@ -16,9 +16,9 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Set;
-import java.util.regex.Pattern;
 
 import dev.berth.alloc.fs.FsAccessException.Kind;
+import dev.berth.alloc.spec.AllocSpecs;
 import dev.berth.config.BerthProperties;
 
 import org.springframework.stereotype.Component;
@@ -30,8 +30,6 @@ import org.springframework.stereotype.Component;
 @Component
 public class AllocFileSystem {
 
-    private static final Pattern ALLOC_ID = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,127}");
-
     private final Path allocRoot;
 
     public AllocFileSystem(BerthProperties properties) {
@@ -40,7 +38,7 @@ public class AllocFileSystem {
 
     /** The guard for one allocation's directory; 404 when the allocation has no directory here. */
     public AllocPathGuard guard(String allocId) {
-        if (allocId == null || !ALLOC_ID.matcher(allocId).matches()) {
+        if (!AllocSpecs.isPathSegment(allocId)) {
             throw new FsAccessException(Kind.BAD_REQUEST, "invalid allocation ID");
         }
         Path dir = allocRoot.resolve(allocId);

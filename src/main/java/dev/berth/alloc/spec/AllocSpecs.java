@@ -173,8 +173,8 @@ public final class AllocSpecs {
         return all;
     }
 
-    /** Letters, digits, {@code _ . -}, and not {@code .} or {@code ..}: safe as one directory name. */
-    private static boolean isPathSegment(String s) {
-        return s.matches("[A-Za-z0-9_.-]+") && !s.equals(".") && !s.equals("..");
+    /** Whether {@code s} can name a directory under the alloc root: one plain path segment of at most 200 characters. */
+    public static boolean isPathSegment(String s) {
+        return s != null && s.length() <= 200 && s.matches("[A-Za-z0-9_.-]+") && !s.equals(".") && !s.equals("..");
     }
 }
