@@ -3,7 +3,8 @@
 #   1. PUT→Started latency (p50/p99 from the agent's berth_client_alloc_start_latency timer, plus client-side PUT time)
 #   2. how many concurrent running allocs one agent holds (target 2,000), with agent heap, RSS and thread counts.
 # Usage: bench/allocs-bench.sh [TOTAL=2000] [LATENCY_N=200]
-# Starts its own agent on 127.0.0.1:$PORT with a throw-away data dir, destroys every alloc at the end and stops it.
+# Starts its own agent on 127.0.0.1:$PORT with a throw-away data dir, destroys every alloc at the end, stops it and
+# removes the data dir (KEEP=1 keeps it).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 TOTAL=${1:-2000}
@@ -23,6 +24,7 @@ cleanup() {
     | xargs -r -P "$PAR" -I{} curl -s -o /dev/null -X DELETE "$BASE/v1/client/allocation/{}" || true
   kill "$AGENT" 2>/dev/null || true
   wait "$AGENT" 2>/dev/null || true
+  [ -n "${KEEP:-}" ] || rm -rf "$DATA"   # KEEP=1 keeps the data dir (agent log, threads.json)
 }
 trap cleanup EXIT
 for _ in $(seq 1 120); do
