@@ -18,7 +18,7 @@ NAMINGS=${3:-prometheus nomad}
 PAR=${PAR:-8}
 WARMUP=20
 WRK_SECS=${WRK_SECS:-20}
-WRK_CONNS=${WRK_CONNS:-16}
+WRK_CONNS=${WRK_CONNS:-16}   # one or more connection counts, e.g. "16 4"
 JAVA=${JAVA:-/usr/lib/jvm/temurin-25-jdk-amd64/bin/java}
 NODE_EXPORTER=${NODE_EXPORTER:-/usr/bin/prometheus-node-exporter}
 JAR=$(ls target/berth-*.jar | grep -v original | head -1)
@@ -117,9 +117,11 @@ for naming in $NAMINGS; do
   load
   url="$BASE/v1/client/allocation/bench-1/stats"
   echo "stats body: $(curl -sf "$url" | wc -c) bytes"
-  wrk -t2 -c"$WRK_CONNS" -d10s "$url" >/dev/null   # JIT warm-up
-  wrk -t2 -c"$WRK_CONNS" -d"${WRK_SECS}s" --latency "$url"
-  load
+  for c in $WRK_CONNS; do
+    wrk -t2 -c"$c" -d10s "$url" >/dev/null   # JIT warm-up
+    wrk -t2 -c"$c" -d"${WRK_SECS}s" --latency "$url"
+    load
+  done
   echo "agent RSS: $(($(ps -o rss= -p "$AGENT") / 1024)) MB"
 
   stop_agent
