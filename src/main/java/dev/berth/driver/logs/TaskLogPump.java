@@ -53,7 +53,9 @@ public final class TaskLogPump implements AutoCloseable {
     }
 
     private void run() {
-        byte[] buffer = new byte[32 * 1024];
+        // 8 KiB per stream: two pumps per task × 2,000 tasks keep 32 MB of buffers live (32 KiB cost 128 MB);
+        // a pipe delivers at most 64 KiB per read anyway, and throughput stays far above what tasks write
+        byte[] buffer = new byte[8 * 1024];
         ByteBuffer bb = ByteBuffer.wrap(buffer);
         // A FileChannel, not a FileInputStream: closing a channel wakes a thread blocked in read (close() relies on that
         // to stop a pump whose task is silent); closing a stream's descriptor does not.
