@@ -15,6 +15,8 @@ import oshi.hardware.GlobalMemory;
 import oshi.software.os.OSFileStore;
 import oshi.software.os.OperatingSystem;
 
+import dev.berth.config.CpuClock;
+
 /**
  * Reads the host through one shared OSHI {@link SystemInfo}, plus {@code /proc/meminfo} and {@code /proc/filesystems}
  * where OSHI does not expose what Nomad (gopsutil) reports: {@code MemFree}/{@code Buffers}/{@code Cached} for
@@ -53,15 +55,8 @@ public final class OshiHostStatsSource implements HostStatsSource {
     public double totalComputeMhz() {
         double total = totalComputeMhz;
         if (total < 0) {
-            // The frequency does not change while we run; read it once (max → vendor → current).
-            long hz = processor.getMaxFreq();
-            if (hz <= 0) {
-                hz = processor.getProcessorIdentifier().getVendorFreq();
-            }
-            if (hz <= 0) {
-                hz = (long) java.util.Arrays.stream(processor.getCurrentFreq()).filter(f -> f > 0).average().orElse(0);
-            }
-            total = Math.max(0, hz) / 1e6 * processor.getLogicalProcessorCount();
+            // The frequency does not change while we run; read it once.
+            total = CpuClock.mhzPerCore(processor) * processor.getLogicalProcessorCount();
             totalComputeMhz = total;
         }
         return total;

@@ -11,6 +11,7 @@ import org.springframework.context.annotation.Configuration;
 
 import dev.berth.config.BerthMetrics;
 import dev.berth.config.BerthProperties;
+import dev.berth.config.CpuClock;
 import oshi.SystemInfo;
 import oshi.hardware.CentralProcessor;
 
@@ -26,23 +27,12 @@ class TaskStatsConfiguration {
     TaskCpuCapacity taskCpuCapacity(ObjectProvider<SystemInfo> systemInfo) {
         CentralProcessor cpu = systemInfo.getIfAvailable(SystemInfo::new).getHardware().getProcessor();
         int cores = Math.max(1, cpu.getLogicalProcessorCount());
-        long hz = cpu.getMaxFreq() > 0 ? cpu.getMaxFreq() : cpu.getProcessorIdentifier().getVendorFreq();
-        double mhzPerCore = hz > 0 ? hz / 1e6 : cpuinfoMhz(Path.of("/proc/cpuinfo"));
+        double mhzPerCore = CpuClock.mhzPerCore(cpu);
         if (mhzPerCore <= 0) {
             log.info("CPU frequency unknown; assuming {} MHz per core for TotalTicks", FALLBACK_MHZ_PER_CORE);
             mhzPerCore = FALLBACK_MHZ_PER_CORE;
         }
         return new TaskCpuCapacity(mhzPerCore * cores, cores);
-    }
-
-    /** VMs without cpufreq (this build host) still report the clock in {@code /proc/cpuinfo}; 0 when absent. */
-    static double cpuinfoMhz(Path cpuinfo) {
-        try (var lines = java.nio.file.Files.lines(cpuinfo)) {
-            return lines.filter(l -> l.startsWith("cpu MHz")).map(l -> l.substring(l.indexOf(':') + 1).strip())
-                    .mapToDouble(Double::parseDouble).findFirst().orElse(0);
-        } catch (java.io.IOException | RuntimeException e) {
-            return 0;
-        }
     }
 
     @Bean

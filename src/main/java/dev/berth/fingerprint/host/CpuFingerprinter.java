@@ -1,7 +1,6 @@
 package dev.berth.fingerprint.host;
 
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -12,6 +11,7 @@ import oshi.hardware.CentralProcessor;
 
 import org.springframework.stereotype.Component;
 
+import dev.berth.config.CpuClock;
 import dev.berth.fingerprint.FingerprintRequest;
 import dev.berth.fingerprint.FingerprintResult;
 import dev.berth.fingerprint.Fingerprinter;
@@ -91,13 +91,7 @@ class CpuFingerprinter implements Fingerprinter {
     }
 
     static long frequencyMhz(CentralProcessor processor) {
-        long hz = processor.getMaxFreq();
-        if (hz <= 0) {
-            hz = processor.getProcessorIdentifier().getVendorFreq();
-        }
-        if (hz <= 0) {
-            hz = Arrays.stream(processor.getCurrentFreq()).max().orElse(-1);
-        }
-        return hz <= 0 ? -1 : Math.round((double) hz / HZ_PER_MHZ);
+        double mhz = CpuClock.mhzPerCore(processor);
+        return mhz > 0 ? Math.round(mhz) : -1;
     }
 }
