@@ -18,7 +18,9 @@ NAMINGS=${3:-prometheus nomad}
 PAR=${PAR:-8}
 WARMUP=20
 WRK_SECS=${WRK_SECS:-20}
+SCRAPES=${SCRAPES:-1}        # 0: skip the /actuator/prometheus and node_exporter scrapes, run only wrk on /stats
 WRK_CONNS=${WRK_CONNS:-16}   # one or more connection counts, e.g. "16 4"
+JAVA_OPTS=${JAVA_OPTS:-}     # extra JVM options, e.g. a JFR recording
 JAVA=${JAVA:-/usr/lib/jvm/temurin-25-jdk-amd64/bin/java}
 NODE_EXPORTER=${NODE_EXPORTER:-/usr/bin/prometheus-node-exporter}
 JAR=$(ls target/berth-*.jar | grep -v original | head -1)
@@ -90,7 +92,8 @@ for naming in $NAMINGS; do
   DATA=$(mktemp -d /tmp/berth-bench-scrape.XXXXXX)
   BASE="http://127.0.0.1:$PORT"
   export BASE
-  "$JAVA" --enable-native-access=ALL-UNNAMED -jar "$JAR" --server.port="$PORT" --berth.data-dir="$DATA" \
+  # shellcheck disable=SC2086 # JAVA_OPTS is a word list
+  "$JAVA" --enable-native-access=ALL-UNNAMED ${JAVA_OPTS:-} -jar "$JAR" --server.port="$PORT" --berth.data-dir="$DATA" \
     --berth.drivers.raw-exec.enabled=true --berth.metrics.naming="$naming" --logging.level.root=WARN \
     >"$DATA/agent.log" 2>&1 &
   AGENT=$!
@@ -108,11 +111,13 @@ for naming in $NAMINGS; do
   # let the collectors publish a full round with every task before measuring
   sleep 5
 
-  load
-  scrape "$BASE/actuator/prometheus" "berth ($naming)"
-  scrape "$NE_URL" "node_exporter"
-  load
-  scrape "$BASE/actuator/prometheus" "berth ($naming), 2nd"
+  if [ "$SCRAPES" = 1 ]; then
+    load
+    scrape "$BASE/actuator/prometheus" "berth ($naming)"
+    scrape "$NE_URL" "node_exporter"
+    load
+    scrape "$BASE/actuator/prometheus" "berth ($naming), 2nd"
+  fi
 
   load
   url="$BASE/v1/client/allocation/bench-1/stats"

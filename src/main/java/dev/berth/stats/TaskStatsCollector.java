@@ -3,6 +3,7 @@ package dev.berth.stats;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -49,6 +50,8 @@ public class TaskStatsCollector implements SmartLifecycle {
     private final List<Consumer<Map<TaskKey, TaskStatsSnapshot>>> listeners = new CopyOnWriteArrayList<>();
     private volatile ExecutorService reads = newReadExecutor();
     private volatile Map<TaskKey, TaskStatsSnapshot> published = Map.of();
+    // the same snapshots grouped by allocation, built once per publish so a /stats request is a lookup, not a scan
+    private volatile Map<String, List<TaskStatsSnapshot>> publishedByAlloc = Map.of();
     private volatile ScheduledExecutorService ticker;
 
     public TaskStatsCollector(boolean enabled, Duration interval, Function<TaskStatsTarget, TaskStatsReader> readers,
@@ -85,15 +88,9 @@ public class TaskStatsCollector implements SmartLifecycle {
         return Optional.ofNullable(published.get(new TaskKey(allocId, task)));
     }
 
-    /** The snapshots of one allocation's tasks. */
+    /** The snapshots of one allocation's tasks (immutable; empty when none). A map lookup, whatever the task count. */
     public List<TaskStatsSnapshot> snapshotsOf(String allocId) {
-        List<TaskStatsSnapshot> result = new ArrayList<>();
-        for (TaskStatsSnapshot snapshot : published.values()) {
-            if (snapshot.target().allocId().equals(allocId)) {
-                result.add(snapshot);
-            }
-        }
-        return result;
+        return publishedByAlloc.getOrDefault(allocId, List.of());
     }
 
     /** Called with the new snapshot map after every tick and every unregister (e.g. to reconcile meters). */
@@ -145,6 +142,11 @@ public class TaskStatsCollector implements SmartLifecycle {
     private synchronized void publish() {
         latest.keySet().retainAll(entries.keySet());
         Map<TaskKey, TaskStatsSnapshot> snapshot = Map.copyOf(latest);
+        Map<String, List<TaskStatsSnapshot>> byAlloc = new HashMap<>();
+        snapshot.forEach((key, value) -> byAlloc.computeIfAbsent(key.allocId(), id -> new ArrayList<>(1)).add(value));
+        byAlloc.replaceAll((id, list) -> List.copyOf(list));
+        // readers may see the new by-alloc map a moment before the flat one; each is a consistent snapshot of a tick
+        publishedByAlloc = Map.copyOf(byAlloc);
         published = snapshot;
         for (Consumer<Map<TaskKey, TaskStatsSnapshot>> listener : listeners) {
             try {
