@@ -33,12 +33,18 @@ public final class ThreadNiceness {
     }
 
     /**
-     * Sets the calling thread's nice value.
+     * Sets the calling thread's nice value to {@code nice}, unless it already runs at that or a lower priority (an agent
+     * started with {@code nice -n 15} keeps 15: this only ever lowers priority).
      *
-     * @return whether it took (false off Linux, without native access, or when the kernel refused)
+     * @return whether the thread now runs at nice {@code nice} or higher (false off Linux, without native access, or
+     *         when the kernel refused)
      */
     public static boolean applyToCurrentThread(int nice) {
         try {
+            int current = currentThreadNice();
+            if (current >= nice) {
+                return true;
+            }
             // "/proc/thread-self" links to "<pid>/task/<tid>": the kernel thread id, which Java does not expose
             String link = Files.readSymbolicLink(Path.of("/proc/thread-self")).toString();
             int tid = Integer.parseInt(link.substring(link.lastIndexOf('/') + 1));
@@ -46,6 +52,13 @@ public final class ThreadNiceness {
         } catch (Exception | LinkageError e) {
             return false;
         }
+    }
+
+    /** The calling thread's nice value: field 19 of {@code /proc/thread-self/stat}, counted after the command name. */
+    public static int currentThreadNice() throws java.io.IOException {
+        String stat = Files.readString(Path.of("/proc/thread-self/stat"));
+        String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+        return Integer.parseInt(fields[19 - 3]);
     }
 
     /** A factory whose threads set their nice value first thing, then run their task. */
