@@ -249,7 +249,12 @@ public class AllocManager {
         if (r.record().spec().desiredTerminal() || ClientStatus.terminal(r.record().clientStatus())) {
             throw new ConflictException("restart of an alloc that should not run");
         }
-        String reason = allTasks ? "User requested all tasks to restart" : "User requested running tasks to restart";
+        if (allTasks) {
+            // Nomad's RestartAll: every task, dead ones too while their run is not over, prestart tasks first
+            r.restartAll("User requested all tasks to restart");
+            return;
+        }
+        String reason = "User requested running tasks to restart";
         try (var exec = Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("berth-restart-", 0).factory())) {
             for (TaskRunner tr : r.taskRunners()) {
                 exec.submit(() -> {

@@ -46,6 +46,7 @@ public final class AllocRunner {
     private final AllocRecordKeeper record;
     private final AllocHookRunner hooks;
     private final TaskRunnerSet tasks = new TaskRunnerSet();
+    private final TaskDeaths deaths;
     private final LinkedBlockingQueue<Object> inbox = new LinkedBlockingQueue<>();
     private final AtomicReference<AllocationSpec> pendingUpdate = new AtomicReference<>();
     private final CompletableFuture<Void> runDone = new CompletableFuture<>();
@@ -57,8 +58,10 @@ public final class AllocRunner {
     // guarded by lifecycleLock
     private boolean runStarted;
     private boolean destroying;
-    // set on the alloc thread once a sibling/leader kill was started
-    private volatile boolean groupKilled;
+    // guarded by updateLock: BEFORE_LAUNCH until the tasks start, LAUNCHED while they run, CLOSED when no task may start
+    private Launch launch = Launch.BEFORE_LAUNCH;
+
+    private enum Launch { BEFORE_LAUNCH, LAUNCHED, CLOSED }
 
     public AllocRunner(AllocRunnerContext ctx, AllocRecord initial) {
         this(ctx, initial, false);
@@ -72,14 +75,21 @@ public final class AllocRunner {
         this.dir = new AllocDir(ctx.allocsRoot(), spec.id());
         this.group = spec.group().orElseThrow(() -> new IllegalArgumentException("task group not in job"));
         this.hooks = new AllocHookRunner(spec.id(), ctx.allocHooks(), ctx.listener(), this::hookContext);
-        this.coordinator = new TaskCoordinator(group.tasks());
+        this.coordinator = new TaskCoordinator(group.tasks(), restoring);
+        this.deaths = new TaskDeaths(tasks, ctx.clock(), this::killTasks);
         var storedStates = restoring ? ctx.store().taskStates(spec.id()) : Map.<String, TaskState>of();
         for (TaskSpec task : group.tasks()) {
-            tasks.add(newTaskRunner(spec, task, restoring, storedStates));
+            tasks.add(newTaskRunner(spec, group, task, restoring, storedStates));
         }
+        storedStates.forEach((name, state) -> {
+            if (group.tasks().stream().noneMatch(t -> t.name().equals(name))) {
+                tasks.retire(name, TaskUpdates.retired(ctx, spec.id(), name, state));
+            }
+        });
     }
 
-    private TaskRunner newTaskRunner(AllocationSpec spec, TaskSpec task, boolean restoring, Map<String, TaskState> storedStates) {
+    private TaskRunner newTaskRunner(AllocationSpec spec, TaskGroupSpec group, TaskSpec task, boolean restoring,
+                                     Map<String, TaskState> storedStates) {
         TaskLocalState local = restoring ? ctx.store().taskLocalState(spec.id(), task.name()).orElse(null) : null;
         TaskState restoredState = restoring ? storedStates.getOrDefault(task.name(), TaskState.initial()) : null;
         var restored = local == null ? null : local.restarts();
@@ -141,12 +151,18 @@ public final class AllocRunner {
             if (!record.get().spec().desiredTerminal()) {
                 String failure = hooks.prerun();
                 if (failure != null) {
+                    closeLaunch();
                     tasks.active().forEach(tr -> tr.failBeforeStart(TaskEvent.setupFailure(ctx.clock().instant(), failure)));
                 } else if (!shutdownSignal.isDone()) {
                     // an agent shutdown during a long prerun (a previous-alloc wait) must not start the tasks
-                    tasks.active().forEach(TaskRunner::start);
+                    applyPendingUpdate();
+                    synchronized (updateLock) {
+                        launch = Launch.LAUNCHED;
+                        tasks.active().forEach(TaskRunner::start);
+                    }
                 }
                 loopUntilTasksDone();
+                closeLaunch();
             }
             if (!shutdownSignal.isDone()) {
                 hooks.runAll(AllocHooks.AllocPostrunHook.class, "postrun", h -> h.postrun(hookContext()));
@@ -163,6 +179,7 @@ public final class AllocRunner {
 
     private void loopUntilTasksDone() throws InterruptedException {
         while (!shutdownSignal.isDone()) {
+            deaths.releaseIfAllDead();
             if (tasks.all().stream().allMatch(tr -> tr.done().isDone())) {
                 return;
             }
@@ -170,39 +187,9 @@ public final class AllocRunner {
             Object msg = inbox.poll(30, TimeUnit.SECONDS);
             applyPendingUpdate();
             if (msg instanceof String deadTask) {
-                handleTaskDead(deadTask);
+                deaths.taskDead(deadTask);
             }
         }
-    }
-
-    /** Sibling failed, leader dead, only sidecars left (§5.4): tell the live tasks and kill them. */
-    private void handleTaskDead(String name) throws InterruptedException {
-        TaskRunner dead = tasks.get(name);
-        if (dead == null || dead.task().isPoststop() || groupKilled) {
-            return;
-        }
-        var now = ctx.clock().instant();
-        TaskEvent event;
-        if (dead.state().failed()) {
-            event = TaskEvent.siblingFailed(now, name);
-        } else if (dead.task().isLeader()) {
-            event = TaskEvent.leaderDead(now);
-        } else if (liveTasks().stream().noneMatch(tr -> tr.task().isMain()) && liveTasks().stream().anyMatch(tr -> tr.task().sidecar())) {
-            event = TaskEvent.mainDead(now);
-        } else {
-            return;
-        }
-        List<TaskRunner> live = liveTasks();
-        if (live.isEmpty()) {
-            return;
-        }
-        groupKilled = true;
-        live.forEach(tr -> tr.emit(event));
-        killTasks(event.type());
-    }
-
-    private List<TaskRunner> liveTasks() {
-        return tasks.active().stream().filter(tr -> !tr.task().isPoststop() && !tr.done().isDone() && !tr.state().dead()).toList();
     }
 
     /**
@@ -246,10 +233,82 @@ public final class AllocRunner {
             if (!next.desiredTerminal()) {
                 hooks.runAll(AllocHooks.AllocUpdateHook.class, "update", h -> h.update(hookContext(), next));
             }
+            convergeTasks(next);
             tasks.active().forEach(tr -> tr.update(next));
         }
         if (stopping) {
             killTasks("alloc stopped");
+        }
+    }
+
+    /**
+     * Makes the task runners match the updated group (caller holds updateLock): a task the update no longer lists is killed
+     * ({@link TaskRunner#killRemoved}; forgotten if it never started); a task it adds gets a new runner, started at once when
+     * the tasks already run (through its lifecycle gate), with the others otherwise; none is added once no task may start.
+     */
+    private void convergeTasks(AllocationSpec next) throws InterruptedException {
+        TaskGroupSpec newGroup = next.group().orElseThrow();
+        TaskUpdates.Diff diff = TaskUpdates.diff(tasks.active(), newGroup);
+        for (TaskRunner tr : diff.removed()) {
+            boolean ran = launch != Launch.BEFORE_LAUNCH && tr.started();
+            tasks.remove(tr.name(), ran);
+            coordinator.remove(tr.name());
+            if (ran) {
+                log.info("killing a task the update removed: alloc={} task={}", id(), tr.name());
+                tr.killRemoved();
+            }
+        }
+        for (TaskSpec added : diff.added()) {
+            killLock.lockInterruptibly();
+            try {
+                boolean closed = launch == Launch.CLOSED || deaths.groupKilled() || next.desiredTerminal() || shutdownSignal.isDone()
+                        || isDestroying();
+                if (closed || !coordinator.add(added)) {
+                    log.warn("not starting a task the update added: the alloc is done or stopping: alloc={} task={}", id(), added.name());
+                    continue;
+                }
+                TaskRunner tr = newTaskRunner(next, newGroup, added, false, Map.of());
+                tasks.add(tr);
+                if (launch == Launch.LAUNCHED) {
+                    tr.start();
+                }
+            } finally {
+                killLock.unlock();
+            }
+        }
+    }
+
+    private void closeLaunch() {
+        synchronized (updateLock) {
+            launch = Launch.CLOSED;
+        }
+    }
+
+    private boolean isDestroying() {
+        synchronized (lifecycleLock) {
+            return destroying;
+        }
+    }
+
+    /**
+     * Nomad's {@code RestartAll}: the lifecycle coordinator goes back to {@code init}, then every task is force-restarted
+     * concurrently ({@link TaskRunner#forceRestart}): running ones are restarted, dead ones whose run is not over run again,
+     * prestart tasks first, then the main tasks. Blocks until the old processes exited.
+     */
+    public void restartAll(String reason) throws InterruptedException {
+        coordinator.restart();
+        try (var exec = Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("berth-restart-", 0).factory())) {
+            for (TaskRunner tr : tasks.active()) {
+                exec.submit(() -> {
+                    try {
+                        tr.forceRestart(reason);
+                    } catch (TaskRunner.TaskNotRunningException e) {
+                        // pending or finished for good: the coordinator must not wait for it to become pending
+                        coordinator.excuse(tr.name());
+                    }
+                    return null;
+                });
+            }
         }
     }
 

@@ -2,6 +2,7 @@ package dev.berth.alloc.task;
 
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 
 /**
  * Nomad's {@code shouldRestart} plus the restart delay: after an exit or a failed start, applies the restart tracker's
@@ -68,5 +69,31 @@ final class RestartStep {
             return false;
         }
         return elapsed || !shutdownSignal.isDone();
+    }
+
+    /**
+     * Nomad's {@code ALLOC_RESTART} wait: a dead task (not poststop) stays here while its alloc lives, so an alloc-wide
+     * restart ({@link #forceRestart}) can run it again, without delay and without using up an attempt. The alloc runner
+     * ends the wait once no task of the alloc is alive (a kill without event); shutdown ends it too.
+     *
+     * @return true to start again
+     */
+    boolean awaitAllocRestart() throws InterruptedException {
+        if (ctx.task().isPoststop() || !rec.state().dead() || killSignal.isDone() || shutdownSignal.isDone()) {
+            return false;
+        }
+        CompletableFuture<Void> restart = rec.openAllocRestart();
+        try {
+            CompletableFuture.anyOf(restart, killSignal, shutdownSignal).get();
+        } catch (ExecutionException e) {
+            // none of them fails
+        } finally {
+            rec.closeAllocRestart();
+        }
+        if (killSignal.isDone() || shutdownSignal.isDone()) {
+            return false;
+        }
+        ctx.tracker().setRestartTriggered(false);
+        return afterExit(null, null);
     }
 }

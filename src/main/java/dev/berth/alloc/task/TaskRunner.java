@@ -46,6 +46,8 @@ public final class TaskRunner {
     private final CompletableFuture<Void> shutdownSignal = new CompletableFuture<>();
     private final CompletableFuture<Void> done = new CompletableFuture<>();
     private final AtomicBoolean started = new AtomicBoolean();
+    // the reason the final Killed event carries (an update removed the task), else null
+    private volatile String killedReason;
 
     public TaskRunner(TaskRunnerContext ctx) {
         this.ctx = ctx;
@@ -98,7 +100,11 @@ public final class TaskRunner {
 
     private void run() {
         try {
-            runLoop();
+            if (runLoop()) {
+                while (restarts.awaitAllocRestart()) {
+                    startLoop();
+                }
+            }
             if (!shutdownSignal.isDone() || killSignal.isDone()) {
                 hooks.stop(hookContext);
                 rec.persistLocal(true);
@@ -114,31 +120,26 @@ public final class TaskRunner {
         }
     }
 
-    private void runLoop() throws InterruptedException {
+    /** Runs (or restores) the task until it is dead; false when a restored run had already completed (RunComplete). */
+    private boolean runLoop() throws InterruptedException {
         if (ctx.restoredState() != null) {
             switch (restore()) {
+                case COMPLETE -> {
+                    return false;
+                }
                 case DONE -> {
-                    return;
+                    return true;
                 }
-                case RESTARTED -> {
-                    startLoop();
-                    return;
-                }
-                case NOT_STARTED -> {
-                    // pending before the agent stopped: through the gate as usual
+                case RESTARTED, NOT_STARTED -> {
+                    // restarting, or pending before the agent stopped: through the gate as usual
                 }
             }
-        }
-        if (!ctx.coordinator().awaitStart(name(), List.of(killSignal, shutdownSignal))) {
-            if (!shutdownSignal.isDone() || killSignal.isDone()) {
-                markKilledBeforeStart();
-            }
-            return;
         }
         startLoop();
+        return true;
     }
 
-    private enum Restore { DONE, RESTARTED, NOT_STARTED }
+    private enum Restore { COMPLETE, DONE, RESTARTED, NOT_STARTED }
 
     /**
      * Picks a task up after an agent restart: a dead task stays dead; a running one is re-attached through
@@ -149,7 +150,8 @@ public final class TaskRunner {
     private Restore restore() throws InterruptedException {
         TaskState restored = rec.state();
         if (restored.dead()) {
-            return Restore.DONE;
+            // a run that had not completed waits for an alloc-wide restart again (Nomad skips MAIN, not ALLOC_RESTART)
+            return ctx.restoredLocal() != null && ctx.restoredLocal().runComplete() ? Restore.COMPLETE : Restore.DONE;
         }
         TaskHandle h = ctx.restoredLocal() == null ? null : ctx.restoredLocal().handle();
         // Any persisted handle is recovered, also for a task still pending: it crashed between starting the process and
@@ -181,7 +183,11 @@ public final class TaskRunner {
                 markKilledBeforeStart();
                 return;
             }
-            if (shutdownSignal.isDone()) {
+            // every start passes the lifecycle gate (it is open for restarts unless an alloc-wide restart is under way)
+            if (!ctx.coordinator().awaitStart(name(), List.of(killSignal, shutdownSignal))) {
+                if (killSignal.isDone()) {
+                    markKilledBeforeStart();
+                }
                 return;
             }
             CompletableFuture<ExitResult> exit;
@@ -226,7 +232,7 @@ public final class TaskRunner {
         if (!exits.await(exit, hookContext)) {
             return false;
         }
-        boolean again = restarts.afterExit(exits.killError(), null);
+        boolean again = restarts.afterExit(exits.killError(), killedReason);
         rec.acknowledgeRestart();
         return again;
     }
@@ -278,6 +284,19 @@ public final class TaskRunner {
         awaitDone(killTimeout().plus(EXIT_GRACE).plus(Duration.ofSeconds(5)));
     }
 
+    /** Why a task that an alloc update no longer lists is killed (Nomad's {@code KillReason}). */
+    public static final String REMOVED_REASON = "update missing task";
+
+    /**
+     * Kills a task that an alloc update no longer lists: {@code Killing} → {@code Terminated} → {@code Killed}, both kill
+     * events with {@code kill_reason} {@value #REMOVED_REASON}. Unlike Nomad the task does not fail: the alloc converges
+     * to the update instead of failing its siblings.
+     */
+    public void killRemoved() throws InterruptedException {
+        killedReason = REMOVED_REASON;
+        kill(REMOVED_REASON);
+    }
+
     /** Ends the runner but leaves the task running. */
     public void shutdown(Duration wait) throws InterruptedException {
         shutdownSignal.complete(null);
@@ -301,6 +320,23 @@ public final class TaskRunner {
         } catch (ExecutionException | TimeoutException e) {
             log.warn("restart did not finish in time: alloc={} task={}", ctx.alloc().id(), name());
         }
+    }
+
+    /**
+     * Nomad's {@code ForceRestart} for an alloc-wide restart: a running task restarts as by {@link #restart} (blocking
+     * until the old process exited); a dead task whose run loop has not finished ({@code RunComplete == false}, it waits
+     * while its alloc lives) runs again. Both get {@code Restart Signaled} with {@code reason}.
+     *
+     * @throws TaskNotRunningException when it can do neither (pending, or its run is over)
+     */
+    public void forceRestart(String reason) throws TaskNotRunningException, InterruptedException {
+        CompletableFuture<Void> waiting = rec.allocRestartWaiter();
+        if (waiting != null) {
+            emit(TaskEvent.restartSignaled(ctx.clock().instant(), reason));
+            waiting.complete(null);
+            return;
+        }
+        restart(reason, false);
     }
 
     /** Sends a signal to the running task with a {@code Signaling} event. */

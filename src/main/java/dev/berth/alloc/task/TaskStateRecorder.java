@@ -24,6 +24,8 @@ final class TaskStateRecorder {
     private TaskHandle handle;
     private CompletableFuture<Boolean> restartSignal = new CompletableFuture<>();
     private CompletableFuture<Void> restartAck = new CompletableFuture<>();
+    // non-null while the task is dead and waits for an alloc-wide restart
+    private CompletableFuture<Void> allocRestart;
 
     TaskStateRecorder(TaskRunnerContext ctx) {
         this.ctx = ctx;
@@ -125,6 +127,27 @@ final class TaskStateRecorder {
     TaskHandle runningHandle() {
         synchronized (lock) {
             return state.running() ? handle : null;
+        }
+    }
+
+    /** The dead task starts waiting for an alloc-wide restart; the returned future is completed to run it again. */
+    CompletableFuture<Void> openAllocRestart() {
+        synchronized (lock) {
+            allocRestart = new CompletableFuture<>();
+            return allocRestart;
+        }
+    }
+
+    void closeAllocRestart() {
+        synchronized (lock) {
+            allocRestart = null;
+        }
+    }
+
+    /** The future that runs the waiting dead task again, or null when it does not wait (or was already asked to run). */
+    CompletableFuture<Void> allocRestartWaiter() {
+        synchronized (lock) {
+            return allocRestart == null || allocRestart.isDone() || !state.dead() ? null : allocRestart;
         }
     }
 
