@@ -31,8 +31,9 @@ import dev.berth.alloc.task.TaskState;
  * sibling/leader kills, updates (latest wins), postrun. Kill ({@link #killTasks}), destroy and shutdown may come from any
  * thread. Destroy works also for a runner whose run never started, and never deadlocks: every wait is bounded.
  *
- * <p>Collaborators: {@link AllocRecordKeeper} (record and client status), {@link TaskRunnerSet} (the runners),
- * {@link TaskStateRelay} (task listener), {@link AllocHookRunner} (hook phases), {@link KillSequence} (kill order).
+ * <p>An update converges the task set ({@link #update}): removed tasks are killed, added ones started. Collaborators:
+ * {@link AllocRecordKeeper} (record and client status), {@link TaskRunnerSet} (the runners), {@link TaskStateRelay} (task
+ * listener), {@link TaskDeaths} (sibling/leader logic), {@link AllocHookRunner} (hook phases), {@link KillSequence}.
  */
 public final class AllocRunner {
 
@@ -55,9 +56,9 @@ public final class AllocRunner {
     private final ReentrantLock killLock = new ReentrantLock();
     private final Object lifecycleLock = new Object();
     private final Object updateLock = new Object();
-    // guarded by lifecycleLock
+    // written under lifecycleLock
     private boolean runStarted;
-    private boolean destroying;
+    private volatile boolean destroying;
     // guarded by updateLock: BEFORE_LAUNCH until the tasks start, LAUNCHED while they run, CLOSED when no task may start
     private Launch launch = Launch.BEFORE_LAUNCH;
 
@@ -262,7 +263,7 @@ public final class AllocRunner {
             killLock.lockInterruptibly();
             try {
                 boolean closed = launch == Launch.CLOSED || deaths.groupKilled() || next.desiredTerminal() || shutdownSignal.isDone()
-                        || isDestroying();
+                        || destroying;
                 if (closed || !coordinator.add(added)) {
                     log.warn("not starting a task the update added: the alloc is done or stopping: alloc={} task={}", id(), added.name());
                     continue;
@@ -281,12 +282,6 @@ public final class AllocRunner {
     private void closeLaunch() {
         synchronized (updateLock) {
             launch = Launch.CLOSED;
-        }
-    }
-
-    private boolean isDestroying() {
-        synchronized (lifecycleLock) {
-            return destroying;
         }
     }
 

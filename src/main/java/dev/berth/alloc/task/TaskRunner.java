@@ -22,8 +22,11 @@ import dev.berth.driver.TaskHandle;
 
 /**
  * Runs one task on its own virtual thread ({@code berth-task-…}): gate → prestart hooks → driver start → wait → restart
- * policy, until the task is dead, killed or the agent shuts down. Kill and shutdown are two different signals: a kill
- * stops the task; a shutdown only ends the runner and leaves the task running for a later restore.
+ * policy, until the task is dead, killed or the agent shuts down. A dead task (not poststop) then waits while its alloc
+ * lives, so an alloc-wide restart ({@link #forceRestart}) can run it again; the alloc runner ends that wait (a kill without
+ * event) once no task of the alloc is alive, and only then is the run complete ({@code RunComplete}). Kill and shutdown
+ * are two different signals: a kill stops the task; a shutdown only ends the runner and leaves the task running for a
+ * later restore.
  *
  * <p>Collaborators: {@link TaskStateRecorder} (state, handle, persistence), {@link RestartStep} (restart decision and
  * delay), {@link TaskStopper} (kill sequence), {@link TaskHookExecutor} (hooks).
