@@ -114,6 +114,9 @@ public class AllocManager {
                 if (!oldGroup.name().equals(newGroup.name())) {
                     throw new SpecValidationException("TaskGroup", "An update cannot change the task group");
                 }
+                if (!spec.desiredTerminal()) {
+                    UpdateAdmission.check(oldGroup, newGroup, allocated(), capacity);
+                }
                 // Ports and resources stay as admitted; an update does not re-admit.
                 existing.update(spec.withAllocatedResources(existing.record().spec().allocatedResources()));
                 return new SubmitResult(Outcome.UPDATED, view(existing));

@@ -102,4 +102,26 @@ class LifecycleApiTest {
         assertThat(signaled.get("RestartReason").asString()).isEqualTo("User requested all tasks to restart");
         assertThat(signaled.get("DisplayMessage").asString()).isEqualTo("User requested all tasks to restart");
     }
+
+    @Test
+    void anAddedTaskIsAdmittedLikeANewOne() throws Exception {
+        String id = UUID.randomUUID().toString();
+        String web = task("web", "{\"run_for\":\"1h\"}", null);
+        put(id, alloc(id, 1, web));
+        String huge = """
+                {"Name":"huge","Driver":"mock_driver","Config":{"run_for":"1h"},"Resources":{"CPU":100,"MemoryMB":100000000}}""";
+        HttpResponse<String> tooBig = Http.send(port, "PUT", "/v1/client/allocation/" + id, alloc(id, 2, web + "," + huge));
+        assertThat(tooBig.statusCode()).isEqualTo(409);
+        assertThat(tooBig.body()).contains("Resources exhausted on node: memory");
+        String withPorts = """
+                {"Name":"net","Driver":"mock_driver","Config":{"run_for":"1h"},
+                 "Resources":{"CPU":100,"MemoryMB":32,"Networks":[{"DynamicPorts":[{"Label":"http"}]}]}}""";
+        HttpResponse<String> ports = Http.send(port, "PUT", "/v1/client/allocation/" + id, alloc(id, 3, web + "," + withPorts));
+        assertThat(ports.statusCode()).isEqualTo(400);
+        assertThat(ports.body()).contains("A task added by an update cannot have its own networks");
+        // nothing changed
+        JsonNode a = json.readTree(Http.send(port, "GET", "/v1/allocation/" + id, null).body());
+        assertThat(a.get("AllocModifyIndex").asLong()).isEqualTo(1);
+        assertThat(states(id).properties()).extracting(java.util.Map.Entry::getKey).containsExactly("web");
+    }
 }
