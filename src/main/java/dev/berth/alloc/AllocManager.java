@@ -114,6 +114,9 @@ public class AllocManager {
                 if (!oldGroup.name().equals(newGroup.name())) {
                     throw new SpecValidationException("TaskGroup", "An update cannot change the task group");
                 }
+                if (!spec.desiredTerminal()) {
+                    UpdateAdmission.check(oldGroup, newGroup, allocated(), capacity);
+                }
                 // Ports and resources stay as admitted; an update does not re-admit.
                 existing.update(spec.withAllocatedResources(existing.record().spec().allocatedResources()));
                 return new SubmitResult(Outcome.UPDATED, view(existing));
@@ -254,7 +257,12 @@ public class AllocManager {
         if (r.record().spec().desiredTerminal() || ClientStatus.terminal(r.record().clientStatus())) {
             throw new ConflictException("restart of an alloc that should not run");
         }
-        String reason = allTasks ? "User requested all tasks to restart" : "User requested running tasks to restart";
+        if (allTasks) {
+            // Nomad's RestartAll: every task, dead ones too while their run is not over, prestart tasks first
+            r.restartAll("User requested all tasks to restart");
+            return;
+        }
+        String reason = "User requested running tasks to restart";
         try (var exec = Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("berth-restart-", 0).factory())) {
             for (TaskRunner tr : r.taskRunners()) {
                 exec.submit(() -> {

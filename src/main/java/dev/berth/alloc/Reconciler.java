@@ -115,12 +115,22 @@ final class Reconciler {
         }
     }
 
-    /** {@code driver:pid:startTicks} of every persisted handle of a stored allocation. */
+    /**
+     * {@code driver:pid:startTicks} of every persisted handle of a task its stored allocation still lists: a task an update
+     * removed whose kill the agent did not finish (it stopped meanwhile) is not accounted for, so its process is killed.
+     */
     private Set<String> knownProcesses(Set<String> stoppedAllocs) {
+        Map<String, Set<String>> listed = new HashMap<>();
+        for (AllocRecord rec : store.allocs()) {
+            listed.put(rec.id(), rec.spec().group().map(g -> g.tasks().stream().map(t -> t.name())
+                    .collect(java.util.stream.Collectors.toSet())).orElse(Set.of()));
+        }
         Set<String> known = new HashSet<>();
         store.allTaskLocalStates().forEach((allocAndTask, local) -> {
-            String allocId = allocAndTask.substring(0, allocAndTask.indexOf('/'));
-            if (local.handle() != null && !stoppedAllocs.contains(allocId)) {
+            int slash = allocAndTask.indexOf('/');
+            String allocId = allocAndTask.substring(0, slash);
+            String task = allocAndTask.substring(slash + 1);
+            if (local.handle() != null && !stoppedAllocs.contains(allocId) && listed.getOrDefault(allocId, Set.of()).contains(task)) {
                 known.add(key(local.handle().driver(), local.handle()));
             }
         });

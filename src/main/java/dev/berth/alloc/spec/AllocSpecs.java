@@ -39,7 +39,7 @@ public final class AllocSpecs {
                 ResourcesSpec r = t.resources();
                 ResourcesSpec res = new ResourcesSpec(r == null || r.cpu() == null ? DEFAULT_CPU : r.cpu(),
                         r == null || r.memoryMb() == null ? DEFAULT_MEMORY_MB : r.memoryMb(), r == null ? null : r.memoryMaxMb(),
-                        r == null ? null : r.networks(), r == null ? null : r.devices());
+                        r == null ? null : r.networks(), r == null ? null : r.devices(), r == null ? null : r.secretsMb());
                 tasks.add(t.withDefaults(policy, kill, res));
             }
             groups.add(g.with(tasks, groupPolicy, g.networks()));
@@ -105,6 +105,10 @@ public final class AllocSpecs {
                 throw new SpecValidationException(f + ".KillTimeout", "KillTimeout must be a positive value");
             }
             if (t.resources() != null) {
+                if (t.resources().secretsMb() != null && t.resources().secretsMb() < 0) {
+                    throw new SpecValidationException(f + ".Resources.SecretsMB", "SecretsMB value (" + t.resources().secretsMb()
+                            + ") cannot be negative");
+                }
                 if (t.resources().cpu() != null && t.resources().cpu() < 1) {
                     throw new SpecValidationException(f + ".Resources.CPU", "Minimum CPU value is 1; got " + t.resources().cpu());
                 }

@@ -72,4 +72,14 @@ final class TaskStopper {
         long seconds = 5L << (2 * Math.min(attempt, 10));
         return Duration.ofSeconds(Math.min(seconds, 120));
     }
+
+    /** The exit a completed driver future reports; a failed future is an exit with its error. */
+    static ExitResult exitResult(CompletableFuture<ExitResult> exit) {
+        try {
+            return exit.getNow(null);
+        } catch (RuntimeException e) {
+            Throwable cause = e.getCause() != null ? e.getCause() : e;
+            return new ExitResult(0, 0, false, String.valueOf(cause.getMessage()));
+        }
+    }
 }
