@@ -33,9 +33,11 @@ final class ContainerWaiter {
     static void await(DockerClient client, String id, ContainerLogCopier logs, CompletableFuture<ExitResult> exit,
             BooleanSupplier closed, OomEvents oomEvents) {
         long backoff = 100;
+        Integer waited = null;
         while (!exit.isDone()) {
             try {
-                client.waitContainerCmd(id).exec(new WaitContainerResultCallback()).awaitStatusCode();
+                waited = null;
+                waited = client.waitContainerCmd(id).exec(new WaitContainerResultCallback()).awaitStatusCode();
                 InspectContainerResponse.ContainerState state = client.inspectContainerCmd(id).exec().getState();
                 if (Boolean.TRUE.equals(state.getRunning())) {
                     continue; // restarted by the engine's own restart policy: keep waiting
@@ -48,8 +50,11 @@ final class ContainerWaiter {
                         || oomEvents.oomKilled(id, code == 137 ? OOM_EVENT_GRACE_MILLIS : 0);
                 exit.complete(new ExitResult(code, 0, oom, error));
             } catch (NotFoundException e) {
+                // removed behind our back (docker rm -f, a prune): never a success, whatever the last status was; the
+                // wait's status (137 for rm -f of a running container) is the best exit code there is
                 drain(logs);
-                exit.complete(new ExitResult(0, 0, false, "container " + id + " no longer exists"));
+                exit.complete(new ExitResult(waited == null ? 0 : waited, 0, false, "container " + shortId(id)
+                        + " was removed outside of Berth (docker rm or prune) while the task was running"));
             } catch (RuntimeException e) {
                 if (closed.getAsBoolean()) {
                     return; // agent shutdown: the task keeps running and is recovered later
@@ -65,6 +70,25 @@ final class ContainerWaiter {
                 backoff = Math.min(MAX_BACKOFF_MILLIS, backoff * 2);
             }
         }
+    }
+
+    /** Waits for {@code exit} up to {@code timeout}; true when the container has exited (or its wait failed). */
+    static boolean awaitExit(CompletableFuture<ExitResult> exit, java.time.Duration timeout) {
+        try {
+            exit.get(Math.max(0, timeout.toMillis()), TimeUnit.MILLISECONDS);
+            return true;
+        } catch (java.util.concurrent.TimeoutException e) {
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        } catch (java.util.concurrent.ExecutionException e) {
+            return true;
+        }
+    }
+
+    private static String shortId(String id) {
+        return id.length() > 12 ? id.substring(0, 12) : id;
     }
 
     private static void drain(ContainerLogCopier logs) {

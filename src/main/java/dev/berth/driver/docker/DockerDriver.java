@@ -10,9 +10,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import com.github.dockerjava.api.DockerClient;
@@ -28,6 +25,7 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.stereotype.Component;
 
 import dev.berth.config.BerthProperties;
+import dev.berth.config.NodeIdentity;
 import dev.berth.driver.DriverException;
 import dev.berth.driver.DriverFingerprint;
 import dev.berth.driver.ExitResult;
@@ -56,6 +54,8 @@ public class DockerDriver implements TaskDriver, AutoCloseable {
     public static final String LABEL_JOB = "dev.berth.job_name";
     public static final String LABEL_TASK_GROUP = "dev.berth.task_group";
     public static final String LABEL_NAMESPACE = "dev.berth.namespace";
+    /** The ID of the node (agent) that created the container: the reconciliation only ever touches its own node's. */
+    public static final String LABEL_NODE_ID = "dev.berth.node_id";
 
     private static final Logger log = LoggerFactory.getLogger(DockerDriver.class);
     /** Bound on waiting for a container to die after SIGKILL. */
@@ -63,6 +63,7 @@ public class DockerDriver implements TaskDriver, AutoCloseable {
 
     private final boolean enabled;
     private final boolean pullMissing;
+    private final String nodeId;
     private final DockerEngineProperties engine;
     private final DockerClient client;
     private final DockerClient healthClient;
@@ -76,22 +77,26 @@ public class DockerDriver implements TaskDriver, AutoCloseable {
     }
 
     @Autowired
-    public DockerDriver(BerthProperties properties, DockerEngineProperties engine, Clock clock) {
-        this(properties.drivers().docker().enabled(), properties.drivers().docker().pull(), engine, clock);
+    public DockerDriver(BerthProperties properties, DockerEngineProperties engine, NodeIdentity node, Clock clock) {
+        this(properties.drivers().docker().enabled(), properties.drivers().docker().pull(), engine, node.id(), clock);
     }
 
-    /** For tests and tools: a driver against {@code engine.host()} without a Spring context. */
-    public DockerDriver(boolean enabled, String pullPolicy, DockerEngineProperties engine, Clock clock) {
+    /**
+     * For tests and tools: a driver against {@code engine.host()} without a Spring context; {@code nodeId} labels the
+     * containers it creates and selects the ones {@link #liveTasks} reports.
+     */
+    public DockerDriver(boolean enabled, String pullPolicy, DockerEngineProperties engine, String nodeId, Clock clock) {
         if (!pullPolicy.equals("missing") && !pullPolicy.equals("never")) {
             throw new IllegalArgumentException("'berth.drivers.docker.pull' must be 'missing' or 'never', was '" + pullPolicy + "'");
         }
         this.enabled = enabled;
         this.pullMissing = pullPolicy.equals("missing");
+        this.nodeId = java.util.Objects.requireNonNull(nodeId, "'nodeId' must not be null");
         this.engine = engine;
         this.clock = clock;
         this.client = DockerClients.create(engine.host(), Duration.ofSeconds(5), null);
         this.healthClient = DockerClients.create(engine.host(), engine.pingTimeout(), engine.pingTimeout());
-        this.engineOps = new ContainerEngine(client);
+        this.engineOps = new ContainerEngine(client, engine.host());
         this.oomEvents = new OomEvents(client, clock.instant().getEpochSecond());
     }
 
@@ -151,7 +156,7 @@ public class DockerDriver implements TaskDriver, AutoCloseable {
             CreateContainerCmd create = client.createContainerCmd(config.image())
                     .withName(name)
                     .withEnv(ContainerSpec.env(task, config))
-                    .withLabels(ContainerSpec.labels(task, config))
+                    .withLabels(ContainerSpec.labels(task, config, nodeId))
                     .withHostConfig(ContainerSpec.hostConfig(task, config));
             // unset fields keep the image's own CMD/ENTRYPOINT/WORKDIR (docker-java refuses nulls)
             if (!config.cmd().isEmpty()) {
@@ -185,7 +190,8 @@ public class DockerDriver implements TaskDriver, AutoCloseable {
             removeQuietly(id);
             // an engine hiccup may heal: let the restart policy retry; a bad request will not
             boolean recoverable = !(e instanceof com.github.dockerjava.api.exception.BadRequestException);
-            throw new DriverException("failed to start container for task " + task.id() + ": " + e.getMessage(), recoverable, e);
+            throw new DriverException(EngineErrors.describe(engine.host(), "failed to start container for task " + task.id(), e),
+                    recoverable, e);
         }
     }
 
@@ -206,15 +212,15 @@ public class DockerDriver implements TaskDriver, AutoCloseable {
             return;
         }
         RunningContainer container = containers.get(id);
-        if (container != null && awaitExit(container, timeout)) {
+        if (container != null && ContainerWaiter.awaitExit(container.exit(), timeout)) {
             return;
         }
-        if (container == null && !isRunningAfter(id, timeout)) {
+        if (container == null && !engineOps.isRunningAfter(id, timeout)) {
             return;
         }
         kill(handle, id, "SIGKILL");
         if (container != null) {
-            awaitExit(container, KILL_GRACE);
+            ContainerWaiter.awaitExit(container.exit(), KILL_GRACE);
         }
     }
 
@@ -244,7 +250,7 @@ public class DockerDriver implements TaskDriver, AutoCloseable {
         } catch (NotFoundException e) {
             // already gone: destroy is idempotent
         } catch (RuntimeException e) {
-            throw new DriverException("failed to remove container " + id + ": " + e.getMessage(), true, e);
+            throw new DriverException(EngineErrors.describe(engine.host(), "failed to remove container " + id, e), true, e);
         }
         forget(id);
     }
@@ -261,7 +267,7 @@ public class DockerDriver implements TaskDriver, AutoCloseable {
         } catch (NotFoundException e) {
             throw new TaskNotFoundException(handle.taskId());
         } catch (RuntimeException e) {
-            throw new DriverException("failed to inspect container " + id + ": " + e.getMessage(), true, e);
+            throw new DriverException(EngineErrors.describe(engine.host(), "failed to inspect container " + id, e), true, e);
         }
         ContainerLogCopier logs = null;
         Path[] paths = logPaths(handle);
@@ -278,6 +284,25 @@ public class DockerDriver implements TaskDriver, AutoCloseable {
         Map<String, String> state = new HashMap<>(handle.driverState());
         state.putAll(engineOps.containerState(id));
         return new TaskHandle(handle.driver(), handle.taskId(), handle.startedAt(), state);
+    }
+
+    /**
+     * Every container labelled with this node's ID ({@link #LABEL_NODE_ID}), running or not: created, running and exited
+     * containers all hold resources and a name. Containers of another node ID (another agent on this host) and
+     * containers without the label (not Berth's) are never returned. Throws when the engine cannot be asked.
+     */
+    @Override
+    public List<TaskHandle> liveTasks() {
+        if (!enabled) {
+            return List.of();
+        }
+        return ContainerEngine.owned(healthClient, nodeId, clock.instant());
+    }
+
+    /** A container is identified by its ID, whatever pid its init has now. */
+    @Override
+    public String taskIdentity(TaskHandle handle) {
+        return handle.driverState().getOrDefault(STATE_CONTAINER_ID, "");
     }
 
     /**
@@ -329,41 +354,8 @@ public class DockerDriver implements TaskDriver, AutoCloseable {
         } catch (ConflictException | NotModifiedException e) {
             return false;
         } catch (RuntimeException e) {
-            throw new DriverException("failed to send " + signal + " to container " + id + ": " + e.getMessage(), true, e);
+            throw new DriverException(EngineErrors.describe(engine.host(), "failed to send " + signal + " to container " + id, e), true, e);
         }
-    }
-
-    private static boolean awaitExit(RunningContainer container, Duration timeout) {
-        try {
-            container.exit().get(Math.max(0, timeout.toMillis()), TimeUnit.MILLISECONDS);
-            return true;
-        } catch (TimeoutException e) {
-            return false;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return false;
-        } catch (ExecutionException e) {
-            return true;
-        }
-    }
-
-    /** For a container this instance does not track: poll its state until {@code timeout}. */
-    private boolean isRunningAfter(String id, Duration timeout) {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        do {
-            try {
-                if (!Boolean.TRUE.equals(client.inspectContainerCmd(id).exec().getState().getRunning())) {
-                    return false;
-                }
-                Thread.sleep(50);
-            } catch (NotFoundException e) {
-                return false;
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return true;
-            }
-        } while (System.nanoTime() < deadline);
-        return true;
     }
 
     private void removeQuietly(String id) {

@@ -48,7 +48,7 @@ class DockerHealthDockerTest {
     void healthFollowsTheEngineGoingAwayAndComingBack() throws Exception {
         DockerDriver driver = new DockerDriver(true, "never",
                 new DockerEngineProperties("unix://" + socket, Duration.ofSeconds(5), Duration.ofSeconds(1)),
-                Clock.systemUTC());
+                DockerTestTasks.NODE_ID, Clock.systemUTC());
         try (driver) {
             assertThat(driver.fingerprint()).isEqualTo(unreachable());
 
@@ -73,7 +73,7 @@ class DockerHealthDockerTest {
     void disabledDriverIsUndetectedWithoutTouchingTheEngine() {
         DockerDriver driver = new DockerDriver(false, "never",
                 new DockerEngineProperties("unix://" + socket, Duration.ofSeconds(5), Duration.ofSeconds(1)),
-                Clock.systemUTC());
+                DockerTestTasks.NODE_ID, Clock.systemUTC());
         try (driver) {
             assertThat(driver.fingerprint()).isEqualTo(DriverFingerprint.disabled());
         }
