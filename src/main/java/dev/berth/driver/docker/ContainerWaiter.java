@@ -45,6 +45,11 @@ final class ContainerWaiter {
                 drain(logs);
                 int code = state.getExitCodeLong() == null ? 0 : state.getExitCodeLong().intValue();
                 String error = state.getError() == null || state.getError().isBlank() ? null : state.getError();
+                if ("removing".equals(state.getStatus())) {
+                    // docker rm -f marks the container before it kills it: the wait ends while the removal runs
+                    exit.complete(new ExitResult(code, 0, false, removed(id)));
+                    return;
+                }
                 // the engine's flag can lose a real OOM kill (see OomEvents); an OOM kill always exits with 137
                 boolean oom = Boolean.TRUE.equals(state.getOOMKilled())
                         || oomEvents.oomKilled(id, code == 137 ? OOM_EVENT_GRACE_MILLIS : 0);
@@ -53,8 +58,7 @@ final class ContainerWaiter {
                 // removed behind our back (docker rm -f, a prune): never a success, whatever the last status was; the
                 // wait's status (137 for rm -f of a running container) is the best exit code there is
                 drain(logs);
-                exit.complete(new ExitResult(waited == null ? 0 : waited, 0, false, "container " + shortId(id)
-                        + " was removed outside of Berth (docker rm or prune) while the task was running"));
+                exit.complete(new ExitResult(waited == null ? 0 : waited, 0, false, removed(id)));
             } catch (RuntimeException e) {
                 if (closed.getAsBoolean()) {
                     return; // agent shutdown: the task keeps running and is recovered later
@@ -87,8 +91,9 @@ final class ContainerWaiter {
         }
     }
 
-    private static String shortId(String id) {
-        return id.length() > 12 ? id.substring(0, 12) : id;
+    private static String removed(String id) {
+        return "container " + (id.length() > 12 ? id.substring(0, 12) : id)
+                + " was removed outside of Berth (docker rm or prune) while the task was running";
     }
 
     private static void drain(ContainerLogCopier logs) {
