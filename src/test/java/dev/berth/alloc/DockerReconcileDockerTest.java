@@ -39,7 +39,7 @@ class DockerReconcileDockerTest {
 
     private static final String BUSYBOX = "berth-test/busybox:1";
     private static final DockerEngineProperties ENGINE = new DockerEngineProperties("unix:///var/run/docker.sock",
-            Duration.ofSeconds(5), Duration.ofSeconds(5));
+            Duration.ofSeconds(5), Duration.ofSeconds(5), Duration.ofSeconds(30));
 
     @TempDir
     Path root;

@@ -75,8 +75,12 @@ class DockerRunnerDockerTest {
     }
 
     private void runWith(String host) {
-        driver = new DockerDriver(true, "never", new DockerEngineProperties(host, Duration.ofSeconds(2), Duration.ofSeconds(1)), node,
-                Clock.systemUTC());
+        runWith(host, Duration.ofSeconds(30));
+    }
+
+    private void runWith(String host, Duration callTimeout) {
+        driver = new DockerDriver(true, "never", new DockerEngineProperties(host, Duration.ofSeconds(2), Duration.ofSeconds(1), callTimeout),
+                node, Clock.systemUTC());
         harness = new RunnerHarness(dir.resolve("allocs"), driver, Sleeper.REAL);
     }
 
@@ -110,6 +114,31 @@ class DockerRunnerDockerTest {
         List<Container> running = containers(r);
         assertThat(running).hasSize(1);
         assertThat(running.getFirst().getState()).isEqualTo("running");
+    }
+
+    @Test
+    void aWedgedEngineFailsTheStartWithinTheCallTimeoutAndTheTaskRunsOnceItAnswersAgain() throws Exception {
+        Path sockDir = Files.createTempDirectory(Path.of("/tmp"), "bdl");
+        proxy = new EngineProxy(sockDir.resolve("e.sock"), Path.of("/var/run/docker.sock"));
+        proxy.wedge();
+        runWith(proxy.host(), Duration.ofSeconds(1));
+        long begin = System.nanoTime();
+        assertThat(driver.fingerprint().health()).isEqualTo(HealthState.UNHEALTHY);
+        assertThat((System.nanoTime() - begin) / 1_000_000).as("the ping to a wedged engine is bounded").isLessThan(5_000L);
+
+        RestartPolicySpec policy = new RestartPolicySpec(100, Duration.ofMinutes(30).toNanos(), Duration.ofMillis(300).toNanos(), "fail");
+        AllocRunner r = harness.runner(alloc("w-" + UUID.randomUUID(), "service", policy, docker("web", BUSYBOX, LOOP)));
+        r.start();
+
+        await().atMost(Duration.ofSeconds(30)).until(() -> types(r.taskStates().get("web")).contains(TaskEvent.DRIVER_FAILURE));
+        TaskEvent failure = r.taskStates().get("web").events().stream().filter(e -> e.type().equals(TaskEvent.DRIVER_FAILURE))
+                .findFirst().orElseThrow();
+        assertThat(failure.details().get("driver_error"))
+                .startsWith("failed to inspect image " + BUSYBOX + ": Docker daemon at " + proxy.host() + " did not answer in time");
+
+        proxy.up();
+        await().atMost(Duration.ofSeconds(30)).until(() -> r.taskStates().get("web").running());
+        assertThat(containers(r)).hasSize(1);
     }
 
     @Test

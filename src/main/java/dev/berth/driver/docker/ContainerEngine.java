@@ -25,11 +25,15 @@ final class ContainerEngine {
 
     private static final Logger log = LoggerFactory.getLogger(ContainerEngine.class);
 
+    /** Request/response calls (bounded by the driver's call timeout). */
     private final DockerClient client;
+    /** Pulls: a long stream of progress, not bounded. */
+    private final DockerClient streaming;
     private final String host;
 
-    ContainerEngine(DockerClient client, String host) {
+    ContainerEngine(DockerClient client, DockerClient streaming, String host) {
         this.client = client;
+        this.streaming = streaming;
         this.host = host;
     }
 
@@ -68,7 +72,7 @@ final class ContainerEngine {
             throw new DriverException(EngineErrors.describe(host, "failed to inspect image " + image, e), true, e);
         }
         try {
-            client.pullImageCmd(image).start().awaitCompletion(10, TimeUnit.MINUTES);
+            streaming.pullImageCmd(image).start().awaitCompletion(10, TimeUnit.MINUTES);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new DriverException("interrupted while pulling " + image, true, e);

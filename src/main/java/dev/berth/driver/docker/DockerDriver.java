@@ -65,7 +65,10 @@ public class DockerDriver implements TaskDriver, AutoCloseable {
     private final boolean pullMissing;
     private final String nodeId;
     private final DockerEngineProperties engine;
+    /** Streaming calls: waits and followed logs (no response timeout). */
     private final DockerClient client;
+    /** Request/response calls, bounded by {@code callTimeout}. */
+    private final DockerClient calls;
     private final DockerClient healthClient;
     private final Clock clock;
     private final ContainerEngine engineOps;
@@ -95,8 +98,9 @@ public class DockerDriver implements TaskDriver, AutoCloseable {
         this.engine = engine;
         this.clock = clock;
         this.client = DockerClients.create(engine.host(), Duration.ofSeconds(5), null);
+        this.calls = DockerClients.create(engine.host(), Duration.ofSeconds(5), engine.callTimeout());
         this.healthClient = DockerClients.create(engine.host(), engine.pingTimeout(), engine.pingTimeout());
-        this.engineOps = new ContainerEngine(client, engine.host());
+        this.engineOps = new ContainerEngine(calls, client, engine.host());
         this.oomEvents = new OomEvents(client, clock.instant().getEpochSecond());
     }
 
@@ -153,7 +157,7 @@ public class DockerDriver implements TaskDriver, AutoCloseable {
         String id = null;
         try {
             engineOps.removeStale(name);
-            CreateContainerCmd create = client.createContainerCmd(config.image())
+            CreateContainerCmd create = calls.createContainerCmd(config.image())
                     .withName(name)
                     .withEnv(ContainerSpec.env(task, config))
                     .withLabels(ContainerSpec.labels(task, config, nodeId))
@@ -170,7 +174,7 @@ public class DockerDriver implements TaskDriver, AutoCloseable {
             }
             id = create.exec().getId();
             ContainerLogCopier logs = new ContainerLogCopier(task.stdoutPath(), task.stderrPath());
-            client.startContainerCmd(id).exec();
+            calls.startContainerCmd(id).exec();
             // the engine keeps the whole log: following after the start still copies it from the first line,
             // also for a container that has already exited (the stream then ends at once)
             client.logContainerCmd(id).withFollowStream(true).withStdOut(true).withStdErr(true).withTimestamps(true).exec(logs);
@@ -237,7 +241,7 @@ public class DockerDriver implements TaskDriver, AutoCloseable {
         String id = containerId(handle);
         if (!force) {
             try {
-                if (Boolean.TRUE.equals(client.inspectContainerCmd(id).exec().getState().getRunning())) {
+                if (Boolean.TRUE.equals(calls.inspectContainerCmd(id).exec().getState().getRunning())) {
                     throw new DriverException("cannot destroy running task", false);
                 }
             } catch (NotFoundException e) {
@@ -246,7 +250,7 @@ public class DockerDriver implements TaskDriver, AutoCloseable {
             }
         }
         try {
-            client.removeContainerCmd(id).withForce(true).withRemoveVolumes(true).exec();
+            calls.removeContainerCmd(id).withForce(true).withRemoveVolumes(true).exec();
         } catch (NotFoundException e) {
             // already gone: destroy is idempotent
         } catch (RuntimeException e) {
@@ -263,7 +267,7 @@ public class DockerDriver implements TaskDriver, AutoCloseable {
         }
         InspectContainerResponse inspect;
         try {
-            inspect = client.inspectContainerCmd(id).exec();
+            inspect = calls.inspectContainerCmd(id).exec();
         } catch (NotFoundException e) {
             throw new TaskNotFoundException(handle.taskId());
         } catch (RuntimeException e) {
@@ -296,7 +300,7 @@ public class DockerDriver implements TaskDriver, AutoCloseable {
         if (!enabled) {
             return List.of();
         }
-        return ContainerEngine.owned(healthClient, nodeId, clock.instant());
+        return ContainerEngine.owned(calls, nodeId, clock.instant());
     }
 
     /** A container is identified by its ID, whatever pid its init has now. */
@@ -316,7 +320,7 @@ public class DockerDriver implements TaskDriver, AutoCloseable {
         }
         containers.keySet().forEach(this::forget);
         oomEvents.close();
-        for (DockerClient c : List.of(client, healthClient)) {
+        for (DockerClient c : List.of(client, calls, healthClient)) {
             try {
                 c.close();
             } catch (IOException e) {
@@ -347,7 +351,7 @@ public class DockerDriver implements TaskDriver, AutoCloseable {
     /** Sends {@code signal}; false when the container exists but is not running. */
     private boolean kill(TaskHandle handle, String id, String signal) throws DriverException {
         try {
-            client.killContainerCmd(id).withSignal(signal).exec();
+            calls.killContainerCmd(id).withSignal(signal).exec();
             return true;
         } catch (NotFoundException e) {
             throw new TaskNotFoundException(handle.taskId());
@@ -364,7 +368,7 @@ public class DockerDriver implements TaskDriver, AutoCloseable {
         }
         forget(id);
         try {
-            client.removeContainerCmd(id).withForce(true).exec();
+            calls.removeContainerCmd(id).withForce(true).exec();
         } catch (RuntimeException e) {
             log.debug("cleanup of container {} failed: {}", id, e.toString());
         }

@@ -14,6 +14,10 @@ final class EngineErrors {
 
     /** {@code <action>: <what went wrong>}, naming the engine endpoint when the engine could not be reached at all. */
     static String describe(String host, String action, Throwable error) {
+        if (timedOut(error)) {
+            return action + ": Docker daemon at " + host + " did not answer in time (" + rootMessage(error)
+                    + "; berth.drivers.docker.call-timeout)";
+        }
         if (unreachable(error)) {
             return action + ": Docker daemon not reachable at " + host + " (" + rootMessage(error) + ")";
         }
@@ -24,6 +28,20 @@ final class EngineErrors {
     static boolean unreachable(Throwable error) {
         for (Throwable t = error; t != null; t = t.getCause()) {
             if (t instanceof IOException || t.getClass().getName().equals("com.sun.jna.LastErrorException")) {
+                return true;
+            }
+            if (t.getCause() == t) {
+                break;
+            }
+        }
+        return false;
+    }
+
+    /** Whether the engine accepted the call but did not answer within the client's response timeout (a wedged engine). */
+    static boolean timedOut(Throwable error) {
+        for (Throwable t = error; t != null; t = t.getCause()) {
+            if (t instanceof java.net.SocketTimeoutException || t instanceof java.util.concurrent.TimeoutException
+                    || t.getClass().getSimpleName().contains("Timeout")) {
                 return true;
             }
             if (t.getCause() == t) {

@@ -47,7 +47,8 @@ class DockerHealthDockerTest {
     @Test
     void healthFollowsTheEngineGoingAwayAndComingBack() throws Exception {
         DockerDriver driver = new DockerDriver(true, "never",
-                new DockerEngineProperties("unix://" + socket, Duration.ofSeconds(5), Duration.ofSeconds(1)),
+                new DockerEngineProperties("unix://" + socket, Duration.ofSeconds(5), Duration.ofSeconds(1),
+                        Duration.ofSeconds(10)),
                 DockerTestTasks.NODE_ID, Clock.systemUTC());
         try (driver) {
             assertThat(driver.fingerprint()).isEqualTo(unreachable());
@@ -72,7 +73,8 @@ class DockerHealthDockerTest {
     @Test
     void disabledDriverIsUndetectedWithoutTouchingTheEngine() {
         DockerDriver driver = new DockerDriver(false, "never",
-                new DockerEngineProperties("unix://" + socket, Duration.ofSeconds(5), Duration.ofSeconds(1)),
+                new DockerEngineProperties("unix://" + socket, Duration.ofSeconds(5), Duration.ofSeconds(1),
+                        Duration.ofSeconds(10)),
                 DockerTestTasks.NODE_ID, Clock.systemUTC());
         try (driver) {
             assertThat(driver.fingerprint()).isEqualTo(DriverFingerprint.disabled());

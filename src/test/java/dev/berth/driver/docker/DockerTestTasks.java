@@ -23,7 +23,7 @@ final class DockerTestTasks {
     }
 
     static DockerEngineProperties engine(String host) {
-        return new DockerEngineProperties(host, Duration.ofSeconds(5), Duration.ofSeconds(2));
+        return new DockerEngineProperties(host, Duration.ofSeconds(5), Duration.ofSeconds(2), Duration.ofSeconds(60));
     }
 
     static DockerDriver driver() {

@@ -22,6 +22,7 @@ public final class EngineProxy implements AutoCloseable {
     private final Path target;
     private final List<SocketChannel> open = new CopyOnWriteArrayList<>();
     private volatile ServerSocketChannel server;
+    private volatile boolean wedged;
 
     /** A proxy at {@code socket} (a short path: 108 bytes at most) to the engine socket {@code target}; starts down. */
     public EngineProxy(Path socket, Path target) {
@@ -35,6 +36,7 @@ public final class EngineProxy implements AutoCloseable {
     }
 
     public synchronized void up() throws IOException {
+        wedged = false;
         if (server != null) {
             return;
         }
@@ -43,6 +45,19 @@ public final class EngineProxy implements AutoCloseable {
         s.bind(UnixDomainSocketAddress.of(socket));
         server = s;
         Thread.ofVirtual().name("engine-proxy-accept").start(() -> accept(s));
+    }
+
+    /**
+     * A wedged engine: the socket is there and accepts connections, but requests on new connections are never answered
+     * (open connections are cut). {@link #up} heals it.
+     */
+    public synchronized void wedge() throws IOException {
+        up();
+        wedged = true;
+        for (SocketChannel c : open) {
+            close(c);
+        }
+        open.clear();
     }
 
     public synchronized void down() throws IOException {
@@ -70,6 +85,10 @@ public final class EngineProxy implements AutoCloseable {
                 downstream = s.accept();
             } catch (IOException e) {
                 return; // closed by down()
+            }
+            if (wedged) {
+                open.add(downstream); // read nothing, answer nothing
+                continue;
             }
             try {
                 SocketChannel upstream = SocketChannel.open(UnixDomainSocketAddress.of(target));
