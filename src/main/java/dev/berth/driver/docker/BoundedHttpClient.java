@@ -17,6 +17,9 @@ import com.github.dockerjava.transport.DockerHttpClient;
  * which ignores {@code SO_TIMEOUT}, so a wedged dockerd (socket open, no answer) hung pings and calls forever (measured).
  * The call runs on a virtual thread; when the time is up that thread is interrupted, which closes the NIO channel
  * (an interruptible channel) and so ends the blocked read; the caller gets a {@link SocketTimeoutException}.
+ *
+ * <p>A request that failed on a stale pooled connection (see {@link #staleConnection}) is sent again, at most three
+ * attempts within the same time bound: the engine never saw it. Request bodies are bytes, so a retry resends them whole.
  */
 final class BoundedHttpClient implements DockerHttpClient {
 
@@ -30,6 +33,38 @@ final class BoundedHttpClient implements DockerHttpClient {
 
     @Override
     public Response execute(Request request) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        for (int attempt = 1; ; attempt++) {
+            try {
+                return executeOnce(request, deadline - System.nanoTime());
+            } catch (RuntimeException e) {
+                // after the engine restarted (or a proxy in between did), the pool still holds connections the engine
+                // closed: the first request on each fails before the engine saw it. Such a request is sent again.
+                if (attempt >= MAX_ATTEMPTS || request.hijackedInput() != null || !staleConnection(e)
+                        || System.nanoTime() >= deadline) {
+                    throw e;
+                }
+            }
+        }
+    }
+
+    private static final int MAX_ATTEMPTS = 3;
+
+    /** A write to a connection the engine had closed, or a close before any byte of an answer. */
+    static boolean staleConnection(Throwable error) {
+        for (Throwable t = error; t != null && t.getCause() != t; t = t.getCause()) {
+            if (t instanceof SocketTimeoutException) {
+                return false;
+            }
+            String message = t.getMessage() == null ? "" : t.getMessage();
+            if (t.getClass().getSimpleName().equals("NoHttpResponseException") || message.contains("Broken pipe")) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private Response executeOnce(Request request, long remainingNanos) {
         CompletableFuture<Response> answer = new CompletableFuture<>();
         Thread call = Thread.ofVirtual().name("docker-call").start(() -> {
             try {
@@ -39,7 +74,7 @@ final class BoundedHttpClient implements DockerHttpClient {
             }
         });
         try {
-            return answer.get(timeout.toNanos(), TimeUnit.NANOSECONDS);
+            return answer.get(Math.max(0, remainingNanos), TimeUnit.NANOSECONDS);
         } catch (TimeoutException e) {
             call.interrupt();
             answer.thenAccept(Response::close); // an answer that still arrives is released

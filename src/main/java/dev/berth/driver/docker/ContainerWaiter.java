@@ -30,12 +30,21 @@ final class ContainerWaiter {
     /** How long an exit with status 137 waits for a late {@code oom} event before it counts as a plain SIGKILL. */
     private static final long OOM_EVENT_GRACE_MILLIS = 1_000;
 
-    static void await(DockerClient client, String id, ContainerLogCopier logs, CompletableFuture<ExitResult> exit,
+    static void await(DockerClient client, String id, ContainerLogs logs, CompletableFuture<ExitResult> exit,
             BooleanSupplier closed, OomEvents oomEvents) {
         long backoff = 100;
         Integer waited = null;
+        boolean broken = false;
         while (!exit.isDone()) {
             try {
+                if (broken) {
+                    // the engine answers again (this throws while it does not): the log stream broke with the wait
+                    client.inspectContainerCmd(id).exec();
+                    if (logs != null) {
+                        logs.refollow();
+                    }
+                    broken = false;
+                }
                 waited = null;
                 waited = client.waitContainerCmd(id).exec(new WaitContainerResultCallback()).awaitStatusCode();
                 InspectContainerResponse.ContainerState state = client.inspectContainerCmd(id).exec().getState();
@@ -63,6 +72,7 @@ final class ContainerWaiter {
                 if (closed.getAsBoolean()) {
                     return; // agent shutdown: the task keeps running and is recovered later
                 }
+                broken = true;
                 log.debug("waiting for container {} failed, retrying in {} ms: {}", id, backoff, e.toString());
                 try {
                     TimeUnit.MILLISECONDS.sleep(backoff);
@@ -96,7 +106,7 @@ final class ContainerWaiter {
                 + " was removed outside of Berth (docker rm or prune) while the task was running";
     }
 
-    private static void drain(ContainerLogCopier logs) {
+    private static void drain(ContainerLogs logs) {
         if (logs == null) {
             return;
         }

@@ -76,7 +76,7 @@ public class DockerDriver implements TaskDriver, AutoCloseable {
     private final Map<String, RunningContainer> containers = new ConcurrentHashMap<>();
     private final AtomicBoolean closed = new AtomicBoolean();
 
-    private record RunningContainer(String id, CompletableFuture<ExitResult> exit, ContainerLogCopier logs) {
+    private record RunningContainer(String id, CompletableFuture<ExitResult> exit, ContainerLogs logs) {
     }
 
     @Autowired
@@ -173,11 +173,9 @@ public class DockerDriver implements TaskDriver, AutoCloseable {
                 create.withWorkingDir(config.workDir());
             }
             id = create.exec().getId();
-            ContainerLogCopier logs = new ContainerLogCopier(task.stdoutPath(), task.stderrPath());
+            ContainerLogs logs = ContainerLogs.fresh(client, id, task.stdoutPath(), task.stderrPath());
             calls.startContainerCmd(id).exec();
-            // the engine keeps the whole log: following after the start still copies it from the first line,
-            // also for a container that has already exited (the stream then ends at once)
-            client.logContainerCmd(id).withFollowStream(true).withStdOut(true).withStdErr(true).withTimestamps(true).exec(logs);
+            logs.follow();
             Map<String, String> state = engineOps.containerState(id);
             if (task.stdoutPath() != null) {
                 state.put("stdout_path", task.stdoutPath().toString());
@@ -273,14 +271,12 @@ public class DockerDriver implements TaskDriver, AutoCloseable {
         } catch (RuntimeException e) {
             throw new DriverException(EngineErrors.describe(engine.host(), "failed to inspect container " + id, e), true, e);
         }
-        ContainerLogCopier logs = null;
+        ContainerLogs logs = null;
         Path[] paths = logPaths(handle);
         try {
             // continue after the last entry the previous agent copied (the files' mtimes, see ContainerLogCopier):
             // also for a container that exited meanwhile, whose last lines would otherwise be lost
-            logs = ContainerLogCopier.resuming(paths[0], paths[1]);
-            client.logContainerCmd(id).withFollowStream(true).withStdOut(true).withStdErr(true).withTimestamps(true)
-                    .withSince(logs.since()).exec(logs);
+            logs = ContainerLogs.resuming(client, id, paths[0], paths[1]);
         } catch (IOException e) {
             log.warn("task {}: cannot reopen log files: {}", handle.taskId(), e.toString());
         }
@@ -329,7 +325,7 @@ public class DockerDriver implements TaskDriver, AutoCloseable {
         }
     }
 
-    private void track(String id, ContainerLogCopier logs) {
+    private void track(String id, ContainerLogs logs) {
         oomEvents.ensureStarted();
         CompletableFuture<ExitResult> exit = new CompletableFuture<>();
         containers.put(id, new RunningContainer(id, exit, logs));
