@@ -81,6 +81,17 @@ final class ContainerLogs implements Closeable {
         return current.awaitDrained(millis);
     }
 
+    /** Closes {@code logs} (may be null), e.g. of a start that failed before the container was tracked. */
+    static void closeQuietly(ContainerLogs logs) {
+        if (logs != null) {
+            try {
+                logs.close();
+            } catch (IOException e) {
+                log.debug("closing log files: {}", e.toString());
+            }
+        }
+    }
+
     @Override
     public synchronized void close() throws IOException {
         closed = true;

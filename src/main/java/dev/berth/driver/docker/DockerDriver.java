@@ -155,6 +155,7 @@ public class DockerDriver implements TaskDriver, AutoCloseable {
         engineOps.ensureImage(config.image(), pullMissing);
         String name = ContainerSpec.containerName(task);
         String id = null;
+        ContainerLogs logs = null;
         try {
             engineOps.removeStale(name);
             CreateContainerCmd create = calls.createContainerCmd(config.image())
@@ -173,7 +174,7 @@ public class DockerDriver implements TaskDriver, AutoCloseable {
                 create.withWorkingDir(config.workDir());
             }
             id = create.exec().getId();
-            ContainerLogs logs = ContainerLogs.fresh(client, id, task.stdoutPath(), task.stderrPath());
+            logs = ContainerLogs.fresh(client, id, task.stdoutPath(), task.stderrPath());
             calls.startContainerCmd(id).exec();
             logs.follow();
             Map<String, String> state = engineOps.containerState(id);
@@ -186,9 +187,11 @@ public class DockerDriver implements TaskDriver, AutoCloseable {
             track(id, logs);
             return new TaskHandle(NAME, task.id(), clock.instant(), state);
         } catch (IOException e) {
+            ContainerLogs.closeQuietly(logs);
             removeQuietly(id);
             throw new DriverException("failed to prepare task directories or log files: " + e.getMessage(), false, e);
         } catch (RuntimeException e) {
+            ContainerLogs.closeQuietly(logs);
             removeQuietly(id);
             // an engine hiccup may heal: let the restart policy retry; a bad request will not
             boolean recoverable = !(e instanceof com.github.dockerjava.api.exception.BadRequestException);
