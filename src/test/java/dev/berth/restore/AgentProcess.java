@@ -36,6 +36,8 @@ final class AgentProcess implements AutoCloseable {
     private final JsonMapper json = JsonMapper.builder().build();
     private Process process;
     private int starts;
+    /** More command-line arguments for every start (e.g. enabling another driver). */
+    final List<String> extraArgs = new ArrayList<>();
 
     AgentProcess(Path dataDir) throws IOException {
         this.dataDir = dataDir;
@@ -56,6 +58,7 @@ final class AgentProcess implements AutoCloseable {
                 "--berth.drivers.raw-exec.enabled=true", "--berth.drivers.mock.enabled=true", "--berth.acl.enabled=false",
                 // no tmpfs mounts for secrets/private: JUnit could not delete the data dir with mount points in it
                 "--berth.alloc.secrets-tmpfs=false", "--spring.main.banner-mode=off"));
+        cmd.addAll(extraArgs);
         Files.createDirectories(dataDir);
         Path log = dataDir.resolve("agent-" + starts + ".log");
         process = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
