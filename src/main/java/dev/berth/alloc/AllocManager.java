@@ -33,6 +33,7 @@ import dev.berth.device.DeviceAllocator;
 import dev.berth.driver.DriverException;
 import dev.berth.driver.DriverManager;
 import dev.berth.driver.HealthState;
+import dev.berth.driver.Signals;
 import dev.berth.driver.TaskConfigValidationException;
 import dev.berth.driver.TaskDriver;
 
@@ -283,6 +284,10 @@ public class AllocManager {
         AllocRunner r = runner(id);
         if (signal == null || signal.isEmpty()) {
             throw new BadRequestException("Signal must be set");
+        }
+        if (Signals.lookup(signal).isEmpty()) {
+            // Checked before any task is chosen: a bad name must leave no Signaling event and fail even with no running task.
+            throw new BadRequestException("unknown signal \"" + signal + "\"");
         }
         List<TaskRunner> targets = new ArrayList<>();
         if (task != null && !task.isEmpty()) {

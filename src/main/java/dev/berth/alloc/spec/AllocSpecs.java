@@ -4,9 +4,11 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 import dev.berth.alloc.task.RestartPolicy;
+import dev.berth.driver.Signals;
 
 /** Nomad's defaults for omitted fields and the structural validation of a submitted allocation. */
 public final class AllocSpecs {
@@ -104,6 +106,11 @@ public final class AllocSpecs {
             if (t.killTimeout() != null && t.killTimeout() < 0) {
                 throw new SpecValidationException(f + ".KillTimeout", "KillTimeout must be a positive value");
             }
+            if (t.killSignal() != null && !t.killSignal().isEmpty() && Signals.lookup(t.killSignal()).isEmpty()) {
+                // Refused here: an unknown signal would make every stop of the task fail, so it would never be killed.
+                throw new SpecValidationException(f + ".KillSignal", "Unknown kill signal \"" + t.killSignal() + "\"");
+            }
+            validateLogConfig(t.logConfig(), f + ".LogConfig");
             if (t.resources() != null) {
                 if (t.resources().secretsMb() != null && t.resources().secretsMb() < 0) {
                     throw new SpecValidationException(f + ".Resources.SecretsMB", "SecretsMB value (" + t.resources().secretsMb()
@@ -138,6 +145,19 @@ public final class AllocSpecs {
                         + Character.toUpperCase(v.field().charAt(0)) + v.field().substring(1);
                 throw new SpecValidationException(field, v.message());
             }
+        }
+    }
+
+    /** Nomad's {@code LogConfig.Validate}: at least one file of at least 1 MB (absent keys take the defaults). */
+    private static void validateLogConfig(Map<String, Object> logConfig, String field) throws SpecValidationException {
+        if (logConfig == null) {
+            return;
+        }
+        if (logConfig.get("MaxFiles") instanceof Number n && n.longValue() < 1) {
+            throw new SpecValidationException(field + ".MaxFiles", "minimum number of files is 1; got " + n);
+        }
+        if (logConfig.get("MaxFileSizeMB") instanceof Number n && n.longValue() < 1) {
+            throw new SpecValidationException(field + ".MaxFileSizeMB", "minimum file size is 1MB; got " + n);
         }
     }
 
