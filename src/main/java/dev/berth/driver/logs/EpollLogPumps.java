@@ -16,7 +16,7 @@ import com.sun.jna.Memory;
 /**
  * One epoll instance and one poller thread ({@value #POLLER_NAME}) for every task log FIFO of the process.
  *
- * <p>Each stream's FIFO is opened non-blocking and registered edge-free but {@code EPOLLONESHOT}: when it becomes
+ * <p>Each stream's FIFO is opened non-blocking and registered level-triggered with {@code EPOLLONESHOT}: when it becomes
  * readable (or its last writer hangs up) the poller hands it to a short-lived virtual thread that reads it in 64 KiB
  * chunks into the stream's {@link RotatingFileWriter} until the pipe is empty, then re-arms it. So at most one drain per
  * stream runs at a time (per-stream order), the poller itself never touches a disk, and a stream whose disk write hangs
