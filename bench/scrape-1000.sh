@@ -7,8 +7,9 @@
 # For each naming mode in NAMINGS: starts its own agent (fat jar, raw_exec on, throw-away data dir) on a free loopback
 # port, submits ALLOCS raw_exec `sleep 3600` allocations (CPU 1, MemoryMB 10) with PAR parallel PUTs, waits until all
 # are running, then takes N measured scrapes (after 20 warm-up scrapes) of the agent and of node_exporter, reports
-# p50/p90/p99/max and the body size, runs wrk on one allocation's /stats (10 s warm-up, then WRK_SECS measured), and
-# finally destroys every allocation and stops the agent. node_exporter runs on 127.0.0.1:9100 for the whole script and
+# p50/p90/p99/max and the body size, runs wrk on one allocation's /stats (10 s warm-up, then WRK_SECS measured; first
+# saturating with WRK_CONNS connections, then paced with WRK_PACED_CONNS connections at about 15k req/s), and finally
+# destroys every allocation and stops the agent. node_exporter runs on 127.0.0.1:9100 for the whole script and
 # is stopped at the end. Only loopback traffic.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -18,7 +19,10 @@ NAMINGS=${3:-prometheus nomad}
 PAR=${PAR:-8}
 WARMUP=20
 WRK_SECS=${WRK_SECS:-20}
-WRK_CONNS=${WRK_CONNS:-16}   # one or more connection counts, e.g. "16 4"
+SCRAPES=${SCRAPES:-1}        # 0: skip the /actuator/prometheus and node_exporter scrapes, run only wrk on /stats
+WRK_CONNS=${WRK_CONNS-16}   # "" for none; one or more connection counts, e.g. "16 4"
+WRK_PACED_CONNS=${WRK_PACED_CONNS-32}   # paced runs (bench/wrk-paced.lua), about 15k req/s offered on a quiet machine; "" for none
+JAVA_OPTS=${JAVA_OPTS:-}     # extra JVM options, e.g. a JFR recording
 JAVA=${JAVA:-/usr/lib/jvm/temurin-25-jdk-amd64/bin/java}
 NODE_EXPORTER=${NODE_EXPORTER:-/usr/bin/prometheus-node-exporter}
 JAR=$(ls target/berth-*.jar | grep -v original | head -1)
@@ -90,7 +94,8 @@ for naming in $NAMINGS; do
   DATA=$(mktemp -d /tmp/berth-bench-scrape.XXXXXX)
   BASE="http://127.0.0.1:$PORT"
   export BASE
-  "$JAVA" --enable-native-access=ALL-UNNAMED -jar "$JAR" --server.port="$PORT" --berth.data-dir="$DATA" \
+  # shellcheck disable=SC2086 # JAVA_OPTS is a word list
+  "$JAVA" --enable-native-access=ALL-UNNAMED ${JAVA_OPTS:-} -jar "$JAR" --server.port="$PORT" --berth.data-dir="$DATA" \
     --berth.drivers.raw-exec.enabled=true --berth.metrics.naming="$naming" --logging.level.root=WARN \
     >"$DATA/agent.log" 2>&1 &
   AGENT=$!
@@ -108,11 +113,13 @@ for naming in $NAMINGS; do
   # let the collectors publish a full round with every task before measuring
   sleep 5
 
-  load
-  scrape "$BASE/actuator/prometheus" "berth ($naming)"
-  scrape "$NE_URL" "node_exporter"
-  load
-  scrape "$BASE/actuator/prometheus" "berth ($naming), 2nd"
+  if [ "$SCRAPES" = 1 ]; then
+    load
+    scrape "$BASE/actuator/prometheus" "berth ($naming)"
+    scrape "$NE_URL" "node_exporter"
+    load
+    scrape "$BASE/actuator/prometheus" "berth ($naming), 2nd"
+  fi
 
   load
   url="$BASE/v1/client/allocation/bench-1/stats"
@@ -120,6 +127,12 @@ for naming in $NAMINGS; do
   for c in $WRK_CONNS; do
     wrk -t2 -c"$c" -d10s "$url" >/dev/null   # JIT warm-up
     wrk -t2 -c"$c" -d"${WRK_SECS}s" --latency "$url"
+    load
+  done
+  # paced: each connection waits 1 ms after every response, so the machine is not saturated (latency at a set rate)
+  for c in $WRK_PACED_CONNS; do
+    echo "paced: $c connections, 1 ms between a response and the next request"
+    wrk -t2 -c"$c" -d"${WRK_SECS}s" --latency -s bench/wrk-paced.lua "$url"
     load
   done
   echo "agent RSS: $(($(ps -o rss= -p "$AGENT") / 1024)) MB"

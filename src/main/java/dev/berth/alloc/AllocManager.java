@@ -210,6 +210,11 @@ public class AllocManager {
         return views;
     }
 
+    /** Whether the allocation is known (a map lookup; builds no view). */
+    public boolean exists(String id) {
+        return runners.containsKey(id);
+    }
+
     public Optional<AllocView> get(String id) {
         return Optional.ofNullable(runners.get(id)).map(AllocManager::view);
     }

@@ -1,5 +1,9 @@
 package dev.berth.api;
 
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RequestParam;
@@ -10,11 +14,17 @@ import dev.berth.api.AllocStatsDtos.AllocResourceUsage;
 import dev.berth.device.DeviceAllocator;
 import dev.berth.stats.AllocStats;
 import dev.berth.stats.TaskStatsCollector;
+import dev.berth.stats.TaskStatsSnapshot;
 
 /**
  * {@code /v1/client/allocation/{id}/stats} (any method, as Nomad): the allocation's latest task snapshots as Nomad's
  * {@code AllocResourceUsage}. Reads snapshots only; never the kernel. {@code ?task=} filters to one task. Device
  * statistics come from {@link AllocDeviceStats} (index lookups of the reserved instances).
+ *
+ * <p>The response only changes when the collector publishes (once per collection interval), so the built response is
+ * kept per allocation and task filter until the allocation's snapshot list changes: a monitoring system polling many
+ * times per tick costs a lookup and serialisation, not a rebuild. Device statistics are folded in per request (they
+ * come from the device plugins' own cadence), and only for allocations that hold devices.
  */
 @RestController
 class AllocStatsController {
@@ -22,18 +32,36 @@ class AllocStatsController {
     private final AllocManager allocs;
     private final TaskStatsCollector collector;
     private final DeviceAllocator devices;
+    /** Keyed by alloc ID + NUL + task filter; emptied at every publish, so entries of destroyed allocs do not pile up. */
+    private final Map<String, Built> built = new ConcurrentHashMap<>();
 
     AllocStatsController(AllocManager allocs, TaskStatsCollector collector, DeviceAllocator devices) {
         this.allocs = allocs;
         this.collector = collector;
         this.devices = devices;
+        collector.addListener(published -> built.clear());
     }
 
     @RequestMapping("/v1/client/allocation/{id}/stats")
     AllocResourceUsage stats(@PathVariable String id, @RequestParam(name = "task", required = false) String task) {
-        if (allocs.get(id).isEmpty()) {
+        if (!allocs.exists(id)) {
             throw new ApiException.NotFound("Unknown allocation \"" + id + "\"");
         }
-        return AllocDeviceStats.withDeviceStats(AllocResourceUsage.of(AllocStats.of(collector.snapshotsOf(id), task)), id, task, devices);
+        String filter = task == null ? "" : task;
+        List<TaskStatsSnapshot> snapshots = collector.snapshotsOf(id);
+        String key = id + '\0' + filter;
+        Built cached = built.get(key);
+        AllocResourceUsage usage;
+        if (cached != null && cached.snapshots() == snapshots) { // same published list: nothing changed since
+            usage = cached.usage();
+        } else {
+            usage = AllocResourceUsage.of(AllocStats.of(snapshots, filter));
+            built.put(key, new Built(snapshots, usage));
+        }
+        return devices.holdsDevices(id) ? AllocDeviceStats.withDeviceStats(usage, id, filter, devices) : usage;
+    }
+
+    /** A response built from one published snapshot list (compared by identity: the collector publishes new lists). */
+    private record Built(List<TaskStatsSnapshot> snapshots, AllocResourceUsage usage) {
     }
 }

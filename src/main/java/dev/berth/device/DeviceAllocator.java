@@ -229,6 +229,11 @@ public class DeviceAllocator {
     }
 
     /** The devices a task holds (empty when none). */
+    /** Whether any task of the allocation holds a device reservation (a map lookup). */
+    public boolean holdsDevices(String allocId) {
+        return byAlloc.containsKey(allocId);
+    }
+
     public List<AllocatedDevice> allocated(String allocId, String task) {
         Map<String, List<AllocatedDevice>> tasks = byAlloc.get(allocId);
         return tasks == null ? List.of() : tasks.getOrDefault(task, List.of());

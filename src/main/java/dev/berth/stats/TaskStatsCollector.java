@@ -3,18 +3,15 @@ package dev.berth.stats;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -23,15 +20,18 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
 
+import dev.berth.config.ThreadNiceness;
 import dev.berth.stats.TaskStatsTarget.TaskKey;
 
 /**
  * Samples every registered running task once per {@code berth.telemetry.collection-interval} into an immutable
  * per-task snapshot map. REST and Prometheus read {@link #snapshots()}; nothing they do triggers a read.
  *
- * <p>Each task is read on its own virtual thread. A tick waits for the reads up to one interval; a read that takes
- * longer (a hung cgroupfs, a D-state process) is left to finish in the background, its task keeps its previous
- * snapshot, and it is not read again until it returns — so one slow task never delays the others.
+ * <p>Reads run on a few low-priority platform threads ({@link StatsReadPool}), never on the virtual-thread scheduler
+ * the API's requests use. A tick waits for the reads up to one interval; a read that takes longer than a tenth of the
+ * interval (a hung cgroupfs, a D-state process) stops holding a read slot and is left to finish in the background,
+ * its task keeps its previous snapshot, and it is not read again until it returns — so one slow task never delays
+ * the others.
  *
  * <p>With {@code publish-allocation-metrics=false} nothing is registered or collected (Nomad ≥ 2025, §3.1).
  */
@@ -47,17 +47,28 @@ public class TaskStatsCollector implements SmartLifecycle {
     private final Map<TaskKey, Entry> entries = new ConcurrentHashMap<>();
     private final Map<TaskKey, TaskStatsSnapshot> latest = new ConcurrentHashMap<>();
     private final List<Consumer<Map<TaskKey, TaskStatsSnapshot>>> listeners = new CopyOnWriteArrayList<>();
-    private volatile ExecutorService reads = newReadExecutor();
+    private final int parallelism;
+    private volatile StatsReadPool reads;
     private volatile Map<TaskKey, TaskStatsSnapshot> published = Map.of();
+    // the same snapshots grouped by allocation, built once per publish so a /stats request is a lookup, not a scan
+    private volatile Map<String, List<TaskStatsSnapshot>> publishedByAlloc = Map.of();
     private volatile ScheduledExecutorService ticker;
 
     public TaskStatsCollector(boolean enabled, Duration interval, Function<TaskStatsTarget, TaskStatsReader> readers,
             TaskCpuCapacity capacity, Clock clock) {
+        this(enabled, interval, readers, capacity, clock, StatsReadPool.defaultParallelism());
+    }
+
+    /** @param parallelism how many task reads run at once (a stuck read does not count after a tenth of the interval) */
+    TaskStatsCollector(boolean enabled, Duration interval, Function<TaskStatsTarget, TaskStatsReader> readers,
+            TaskCpuCapacity capacity, Clock clock, int parallelism) {
+        this.parallelism = parallelism;
         this.enabled = enabled;
         this.interval = interval;
         this.readers = readers;
         this.capacity = capacity;
         this.clock = clock;
+        this.reads = newReadPool();
     }
 
     /** Starts sampling a running task (poststart). Re-registering a task replaces its reader and CPU history. */
@@ -85,15 +96,9 @@ public class TaskStatsCollector implements SmartLifecycle {
         return Optional.ofNullable(published.get(new TaskKey(allocId, task)));
     }
 
-    /** The snapshots of one allocation's tasks. */
+    /** The snapshots of one allocation's tasks (immutable; empty when none). A map lookup, whatever the task count. */
     public List<TaskStatsSnapshot> snapshotsOf(String allocId) {
-        List<TaskStatsSnapshot> result = new ArrayList<>();
-        for (TaskStatsSnapshot snapshot : published.values()) {
-            if (snapshot.target().allocId().equals(allocId)) {
-                result.add(snapshot);
-            }
-        }
-        return result;
+        return publishedByAlloc.getOrDefault(allocId, List.of());
     }
 
     /** Called with the new snapshot map after every tick and every unregister (e.g. to reconcile meters). */
@@ -107,27 +112,30 @@ public class TaskStatsCollector implements SmartLifecycle {
 
     /** One tick: samples every registered task (bounded by one interval), then publishes the snapshot map. */
     public void collect() {
-        List<CompletableFuture<Void>> running = new ArrayList<>();
+        List<Map.Entry<TaskKey, Entry>> due = new ArrayList<>();
         entries.forEach((key, entry) -> {
             if (entry.reading.compareAndSet(false, true)) {
-                running.add(CompletableFuture.runAsync(() -> sampleOne(key, entry), reads));
+                due.add(Map.entry(key, entry));
             } else {
                 log.debug("Stats read of {} still running from an earlier tick; keeping its previous sample", key);
             }
         });
         try {
-            CompletableFuture.allOf(running.toArray(CompletableFuture[]::new)).get(interval.toNanos(), TimeUnit.NANOSECONDS);
-        } catch (TimeoutException slow) {
-            log.debug("{} task stats reads exceeded {}", running.stream().filter(f -> !f.isDone()).count(), interval);
-        } catch (ExecutionException impossible) {
-            log.warn("Task stats read failed", impossible); // sampleOne catches everything
+            List<Map.Entry<TaskKey, Entry>> skipped = reads.runAll(due, e -> sampleOne(e.getKey(), e.getValue()),
+                    System.nanoTime() + interval.toNanos());
+            skipped.forEach(e -> e.getValue().reading.set(false));
+            if (!skipped.isEmpty()) {
+                log.debug("{} task stats reads not started within {}", skipped.size(), interval);
+            }
         } catch (InterruptedException e) {
+            due.forEach(entry -> entry.getValue().reading.compareAndSet(true, !entry.getValue().started));
             Thread.currentThread().interrupt();
         }
         publish();
     }
 
     private void sampleOne(TaskKey key, Entry entry) {
+        entry.started = true;
         try {
             TaskStatsSnapshot snapshot = entry.sampler.sample();
             if (entries.get(key) == entry) { // not unregistered or replaced while reading
@@ -138,6 +146,7 @@ public class TaskStatsCollector implements SmartLifecycle {
                 log.warn("Cannot read stats of task {}/{}: {}", key.allocId(), key.task(), e.toString());
             }
         } finally {
+            entry.started = false;
             entry.reading.set(false);
         }
     }
@@ -145,6 +154,11 @@ public class TaskStatsCollector implements SmartLifecycle {
     private synchronized void publish() {
         latest.keySet().retainAll(entries.keySet());
         Map<TaskKey, TaskStatsSnapshot> snapshot = Map.copyOf(latest);
+        Map<String, List<TaskStatsSnapshot>> byAlloc = new HashMap<>();
+        snapshot.forEach((key, value) -> byAlloc.computeIfAbsent(key.allocId(), id -> new ArrayList<>(1)).add(value));
+        byAlloc.replaceAll((id, list) -> List.copyOf(list));
+        // readers may see the new by-alloc map a moment before the flat one; each is a consistent snapshot of a tick
+        publishedByAlloc = Map.copyOf(byAlloc);
         published = snapshot;
         for (Consumer<Map<TaskKey, TaskStatsSnapshot>> listener : listeners) {
             try {
@@ -161,10 +175,11 @@ public class TaskStatsCollector implements SmartLifecycle {
             return;
         }
         if (reads.isShutdown()) { // a context that is stopped and started again
-            reads = newReadExecutor();
+            reads = newReadPool();
         }
-        ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor(
-                Thread.ofPlatform().name("berth-task-stats").daemon(true).factory());
+        // the tick (publish, meter reconcile) is background work too: it yields the CPU to API requests
+        ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor(ThreadNiceness.lowered(
+                Thread.ofPlatform().name("berth-task-stats").daemon(true).factory(), ThreadNiceness.BACKGROUND));
         // fixed delay: a tick that ran long never queues up a burst of catch-up ticks
         scheduler.scheduleWithFixedDelay(this::tickSafely, 0, interval.toNanos(), TimeUnit.NANOSECONDS);
         ticker = scheduler;
@@ -194,14 +209,15 @@ public class TaskStatsCollector implements SmartLifecycle {
         return ticker != null;
     }
 
-    private static ExecutorService newReadExecutor() {
-        return Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("berth-task-stats-read-", 0).factory());
+    private StatsReadPool newReadPool() {
+        return new StatsReadPool(parallelism, interval.dividedBy(10));
     }
 
     private static final class Entry {
         final TaskSampler sampler;
         final AtomicBoolean reading = new AtomicBoolean();
         final AtomicBoolean failureLogged = new AtomicBoolean();
+        volatile boolean started;
 
         Entry(TaskSampler sampler) {
             this.sampler = sampler;

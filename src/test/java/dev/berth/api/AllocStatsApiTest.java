@@ -106,6 +106,25 @@ class AllocStatsApiTest {
         assertThat(stats(id, "").path("Timestamp").asLong()).isZero();
     }
 
+    @Test
+    void filteredAndUnfilteredResponsesStayApartAndFollowEveryTick() throws Exception {
+        String id = UUID.randomUUID().toString();
+        put(id, task("a", "sleep 300") + "," + task("b", "sleep 300"));
+        await().atMost(Duration.ofSeconds(30)).until(() -> stats(id, "").path("Tasks").size() == 2);
+
+        // alternate the two forms: each keeps its own content (the built responses are kept per filter)
+        for (int i = 0; i < 3; i++) {
+            assertThat(names(stats(id, "?task=a").path("Tasks"))).containsExactly("a");
+            assertThat(names(stats(id, "").path("Tasks"))).containsExactly("a", "b");
+            assertThat(names(stats(id, "?task=b").path("Tasks"))).containsExactly("b");
+        }
+        // a later tick is served, not the first response built: the timestamps move on
+        long first = stats(id, "").path("Timestamp").asLong();
+        long firstA = stats(id, "?task=a").path("Timestamp").asLong();
+        await().atMost(Duration.ofSeconds(30)).until(() -> stats(id, "").path("Timestamp").asLong() > first);
+        await().atMost(Duration.ofSeconds(30)).until(() -> stats(id, "?task=a").path("Timestamp").asLong() > firstA);
+    }
+
     private void put(String id, String tasks) throws Exception {
         HttpResponse<String> r = send("PUT", "/v1/client/allocation/" + id, alloc(id, 1, "run", tasks));
         assertThat(r.statusCode()).as(r.body()).isEqualTo(200);

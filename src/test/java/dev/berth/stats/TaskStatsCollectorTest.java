@@ -67,6 +67,58 @@ class TaskStatsCollectorTest {
     }
 
     @Test
+    void moreStuckReadsThanReadThreadsStillLeaveTheOthersRead() {
+        collector = new TaskStatsCollector(true, Duration.ofMillis(200), t -> readerByTask.get(t.task()),
+                new TaskCpuCapacity(1000, 1), clock, 1);
+        AtomicInteger hangingCalls = new AtomicInteger();
+        TaskStatsReader hangs = () -> {
+            hangingCalls.incrementAndGet();
+            try {
+                release.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new java.io.InterruptedIOException();
+            }
+            return rss(1);
+        };
+        for (int i = 0; i < 3; i++) {
+            readerByTask.put("hangs" + i, hangs);
+            collector.register(target("a1", "hangs" + i));
+        }
+        for (int i = 0; i < 5; i++) {
+            long value = 100 + i;
+            readerByTask.put("fast" + i, () -> rss(value));
+            collector.register(target("a2", "fast" + i));
+        }
+
+        // one read thread, three stuck reads: each stops holding the thread after a tenth of the interval (20 ms)
+        await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> {
+            collector.collect();
+            assertThat(collector.snapshotsOf("a2")).hasSize(5);
+        });
+        assertThat(hangingCalls).hasValue(3); // never started twice while stuck
+        assertThat(collector.snapshotsOf("a1")).isEmpty();
+    }
+
+    @Test
+    void readsRunOnNicedPlatformThreadsNotOnTheVirtualThreadScheduler() {
+        java.util.concurrent.CompletableFuture<Thread> readBy = new java.util.concurrent.CompletableFuture<>();
+        java.util.concurrent.CompletableFuture<String> stat = new java.util.concurrent.CompletableFuture<>();
+        readerByTask.put("t", () -> {
+            readBy.complete(Thread.currentThread());
+            stat.complete(java.nio.file.Files.readString(java.nio.file.Path.of("/proc/thread-self/stat")));
+            return rss(1);
+        });
+        collector.register(target("a1", "t"));
+
+        collector.collect();
+
+        assertThat(readBy.join().isVirtual()).isFalse();
+        String fields = stat.join().substring(stat.join().lastIndexOf(')') + 2);
+        assertThat(Integer.parseInt(fields.split(" ")[19 - 3])).isGreaterThanOrEqualTo(dev.berth.config.ThreadNiceness.BACKGROUND);
+    }
+
+    @Test
     void aFailingReaderKeepsItsLastSnapshotAndTheOthersGoOn() {
         AtomicInteger calls = new AtomicInteger();
         readerByTask.put("flaky", () -> {
