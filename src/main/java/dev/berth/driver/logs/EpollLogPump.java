@@ -24,7 +24,8 @@ import com.sun.jna.Memory;
  * its FIFO is not re-armed, so its task blocks once the 64 KiB pipe buffer is full (as it did with a thread per
  * stream), and every other stream goes on. The virtual-thread scheduler compensates a carrier pinned in file I/O with
  * an extra one, up to {@code jdk.virtualThreadScheduler.maxPoolSize} (256 by default): up to that many streams can
- * hang in writes at once before other virtual threads wait for a carrier. {@link #close()} waits at most
+ * hang in writes at once before other virtual threads wait for a carrier (the same compensation briefly adds carriers
+ * while many streams write at once; they retire when idle). {@link #close()} waits at most
  * {@value #CLOSE_WAIT_MILLIS} ms for a hanging write and then leaves the final cleanup to the drain.
  */
 final class EpollLogPump implements TaskLogPump {
