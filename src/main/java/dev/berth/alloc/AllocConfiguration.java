@@ -93,6 +93,12 @@ class AllocConfiguration {
         return manager;
     }
 
+    /** tmpfs for each task's secrets/ and private/ ({@code berth.alloc.secrets-tmpfs}). */
+    @Bean
+    SecretsTmpfs secretsTmpfs(AllocProperties props) {
+        return new SecretsTmpfs(props.secretsTmpfs());
+    }
+
     /** Crash reconciliation (issue 7): kills task processes no persisted handle accounts for, before allocs are restored. */
     @Bean
     SmartLifecycle allocReconciler(AllocStateStore store, DriverManager drivers, Clock clock, BerthMetrics berthMetrics) {

@@ -110,7 +110,7 @@ public final class AllocDir {
             mkdir(t, 0777);
             mkdir(t.resolve("local"), 0777);
             mkdir(t.resolve("tmp"), 01777);
-            // Nomad mounts tmpfs here; a plain directory until the exec/isolation issue lands.
+            // TaskDirHook mounts a tmpfs on these two where it can (SecretsTmpfs)
             mkdir(t.resolve("secrets"), 0777);
             mkdir(t.resolve("private"), 0777);
             return t;
@@ -156,10 +156,15 @@ public final class AllocDir {
         Files.move(from, to, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
     }
 
-    /** Removes the whole directory. Idempotent; a missing directory is fine. */
+    /**
+     * Removes the whole directory, after unmounting whatever is mounted under it (the tasks' tmpfs). Idempotent; a missing
+     * directory is fine.
+     */
     public void destroy() throws IOException {
         lock.writeLock().lock();
         try {
+            // Unmount first: deleting would only empty a tmpfs, and its mount point cannot be removed (EBUSY).
+            dev.berth.alloc.fs.Tmpfs.unmountUnder(dir);
             for (int attempt = 1; ; attempt++) {
                 try {
                     deleteTree();

@@ -33,6 +33,7 @@ import dev.berth.device.DeviceAllocator;
 import dev.berth.driver.DriverException;
 import dev.berth.driver.DriverManager;
 import dev.berth.driver.HealthState;
+import dev.berth.driver.Signals;
 import dev.berth.driver.TaskConfigValidationException;
 import dev.berth.driver.TaskDriver;
 
@@ -113,6 +114,9 @@ public class AllocManager {
                 TaskGroupSpec newGroup = spec.group().orElseThrow();
                 if (!oldGroup.name().equals(newGroup.name())) {
                     throw new SpecValidationException("TaskGroup", "An update cannot change the task group");
+                }
+                if (!spec.desiredTerminal()) {
+                    UpdateAdmission.check(oldGroup, newGroup, allocated(), capacity);
                 }
                 // Ports and resources stay as admitted; an update does not re-admit.
                 existing.update(spec.withAllocatedResources(existing.record().spec().allocatedResources()));
@@ -254,7 +258,12 @@ public class AllocManager {
         if (r.record().spec().desiredTerminal() || ClientStatus.terminal(r.record().clientStatus())) {
             throw new ConflictException("restart of an alloc that should not run");
         }
-        String reason = allTasks ? "User requested all tasks to restart" : "User requested running tasks to restart";
+        if (allTasks) {
+            // Nomad's RestartAll: every task, dead ones too while their run is not over, prestart tasks first
+            r.restartAll("User requested all tasks to restart");
+            return;
+        }
+        String reason = "User requested running tasks to restart";
         try (var exec = Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("berth-restart-", 0).factory())) {
             for (TaskRunner tr : r.taskRunners()) {
                 exec.submit(() -> {
@@ -275,6 +284,10 @@ public class AllocManager {
         AllocRunner r = runner(id);
         if (signal == null || signal.isEmpty()) {
             throw new BadRequestException("Signal must be set");
+        }
+        if (Signals.lookup(signal).isEmpty()) {
+            // Checked before any task is chosen: a bad name must leave no Signaling event and fail even with no running task.
+            throw new BadRequestException("unknown signal \"" + signal + "\"");
         }
         List<TaskRunner> targets = new ArrayList<>();
         if (task != null && !task.isEmpty()) {

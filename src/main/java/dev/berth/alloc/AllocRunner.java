@@ -1,9 +1,7 @@
 package dev.berth.alloc;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Collection;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -18,7 +16,6 @@ import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import dev.berth.alloc.AllocHooks.AllocHook;
 import dev.berth.alloc.AllocHooks.AllocHookContext;
 import dev.berth.alloc.spec.AllocationSpec;
 import dev.berth.alloc.spec.TaskGroupSpec;
@@ -33,6 +30,10 @@ import dev.berth.alloc.task.TaskState;
  * Runs one allocation on its own virtual thread ({@code berth-alloc-…}): prerun hooks, one {@link TaskRunner} per task,
  * sibling/leader kills, updates (latest wins), postrun. Kill ({@link #killTasks}), destroy and shutdown may come from any
  * thread. Destroy works also for a runner whose run never started, and never deadlocks: every wait is bounded.
+ *
+ * <p>An update converges the task set ({@link #update}): removed tasks are killed, added ones started. Collaborators:
+ * {@link AllocRecordKeeper} (record and client status), {@link TaskRunnerSet} (the runners), {@link TaskStateRelay} (task
+ * listener), {@link TaskDeaths} (sibling/leader logic), {@link AllocHookRunner} (hook phases), {@link KillSequence}.
  */
 public final class AllocRunner {
 
@@ -42,7 +43,11 @@ public final class AllocRunner {
     private final AllocRunnerContext ctx;
     private final AllocDir dir;
     private final TaskGroupSpec group;
-    private final Map<String, TaskRunner> tasks = new LinkedHashMap<>();
+    private final TaskCoordinator coordinator;
+    private final AllocRecordKeeper record;
+    private final AllocHookRunner hooks;
+    private final TaskRunnerSet tasks = new TaskRunnerSet();
+    private final TaskDeaths deaths;
     private final LinkedBlockingQueue<Object> inbox = new LinkedBlockingQueue<>();
     private final AtomicReference<AllocationSpec> pendingUpdate = new AtomicReference<>();
     private final CompletableFuture<Void> runDone = new CompletableFuture<>();
@@ -50,15 +55,14 @@ public final class AllocRunner {
     private final CompletableFuture<Void> shutdownSignal = new CompletableFuture<>();
     private final ReentrantLock killLock = new ReentrantLock();
     private final Object lifecycleLock = new Object();
-    private final Object statusLock = new Object();
     private final Object updateLock = new Object();
-    // guarded by lifecycleLock
+    // written under lifecycleLock
     private boolean runStarted;
-    private boolean destroying;
-    // guarded by statusLock (written), volatile for readers
-    private volatile AllocRecord record;
-    // set on the alloc thread once a sibling/leader kill was started
-    private volatile boolean groupKilled;
+    private volatile boolean destroying;
+    // guarded by updateLock: BEFORE_LAUNCH until the tasks start, LAUNCHED while they run, CLOSED when no task may start
+    private Launch launch = Launch.BEFORE_LAUNCH;
+
+    private enum Launch { BEFORE_LAUNCH, LAUNCHED, CLOSED }
 
     public AllocRunner(AllocRunnerContext ctx, AllocRecord initial) {
         this(ctx, initial, false);
@@ -67,32 +71,45 @@ public final class AllocRunner {
     /** With {@code restoring}, task states and handles are loaded from the store and running tasks are re-attached. */
     public AllocRunner(AllocRunnerContext ctx, AllocRecord initial, boolean restoring) {
         this.ctx = ctx;
-        this.record = initial;
+        this.record = new AllocRecordKeeper(ctx.store(), initial);
         AllocationSpec spec = initial.spec();
         this.dir = new AllocDir(ctx.allocsRoot(), spec.id());
         this.group = spec.group().orElseThrow(() -> new IllegalArgumentException("task group not in job"));
-        TaskCoordinator coordinator = new TaskCoordinator(group.tasks());
-        var storedStates = restoring ? ctx.store().taskStates(spec.id()) : java.util.Map.<String, TaskState>of();
+        this.hooks = new AllocHookRunner(spec.id(), ctx.allocHooks(), ctx.listener(), this::hookContext);
+        this.coordinator = new TaskCoordinator(group.tasks(), restoring);
+        this.deaths = new TaskDeaths(tasks, ctx.clock(), this::killTasks);
+        var storedStates = restoring ? ctx.store().taskStates(spec.id()) : Map.<String, TaskState>of();
         for (TaskSpec task : group.tasks()) {
-            TaskLocalState local = restoring ? ctx.store().taskLocalState(spec.id(), task.name()).orElse(null) : null;
-            TaskState restoredState = restoring ? storedStates.getOrDefault(task.name(), TaskState.initial()) : null;
-            var restored = local == null ? null : local.restarts();
-            var trCtx = new TaskRunnerContext(spec, group, task, dir, ctx.drivers().apply(task.driver()), ctx.taskHooks(), ctx.store(),
-                    ctx.trackers().create(spec, task, restored), coordinator, ctx.clock(), ctx.sleeper(), ctx.maxKillTimeout(),
-                    ctx.envBuilder(), new TaskEvents(task.name()), restoredState, local);
-            TaskRunner tr = new TaskRunner(trCtx);
-            // The run loop sleeps on its inbox: every event that matters wakes it (no busy polling with 2,000 allocs).
-            tr.done().whenComplete((v, e) -> inbox.offer(WAKE));
-            tasks.put(task.name(), tr);
+            tasks.add(newTaskRunner(spec, group, task, restoring, storedStates));
         }
+        storedStates.forEach((name, state) -> {
+            if (group.tasks().stream().noneMatch(t -> t.name().equals(name))) {
+                tasks.retire(name, TaskUpdates.retired(ctx, spec.id(), name, state));
+            }
+        });
+    }
+
+    private TaskRunner newTaskRunner(AllocationSpec spec, TaskGroupSpec group, TaskSpec task, boolean restoring,
+                                     Map<String, TaskState> storedStates) {
+        TaskLocalState local = restoring ? ctx.store().taskLocalState(spec.id(), task.name()).orElse(null) : null;
+        TaskState restoredState = restoring ? storedStates.getOrDefault(task.name(), TaskState.initial()) : null;
+        var restored = local == null ? null : local.restarts();
+        var listener = new TaskStateRelay(spec.id(), record, tasks, ctx.listener(), inbox::offer);
+        var trCtx = new TaskRunnerContext(spec, group, task, dir, ctx.drivers().apply(task.driver()), ctx.taskHooks(), ctx.store(),
+                ctx.trackers().create(spec, task, restored), coordinator, ctx.clock(), ctx.sleeper(), ctx.maxKillTimeout(),
+                ctx.envBuilder(), listener, restoredState, local);
+        TaskRunner tr = new TaskRunner(trCtx);
+        // The run loop sleeps on its inbox: every event that matters wakes it (no busy polling with 2,000 allocs).
+        tr.done().whenComplete((v, e) -> inbox.offer(WAKE));
+        return tr;
     }
 
     public String id() {
-        return record.id();
+        return record.get().id();
     }
 
     public AllocRecord record() {
-        return record;
+        return record.get();
     }
 
     public AllocDir dir() {
@@ -101,9 +118,7 @@ public final class AllocRunner {
 
     /** Task states by name, in the group's order. */
     public Map<String, TaskState> taskStates() {
-        Map<String, TaskState> m = new LinkedHashMap<>();
-        tasks.forEach((name, tr) -> m.put(name, tr.state()));
-        return m;
+        return tasks.states();
     }
 
     public CompletableFuture<Void> runDone() {
@@ -113,7 +128,7 @@ public final class AllocRunner {
     /** Whether an applied or still queued update stops this alloc (a waiting prerun hook polls it). */
     public boolean stopRequested() {
         AllocationSpec queued = pendingUpdate.get();
-        return record.spec().desiredTerminal() || (queued != null && queued.desiredTerminal());
+        return record.get().spec().desiredTerminal() || (queued != null && queued.desiredTerminal());
     }
 
     /** Whether the agent is shutting this runner down (tasks keep running). */
@@ -134,15 +149,24 @@ public final class AllocRunner {
 
     private void run() {
         try {
-            if (!record.spec().desiredTerminal()) {
-                // an agent shutdown during a long prerun (a previous-alloc wait) must not start the tasks
-                if (prerun() && !shutdownSignal.isDone()) {
-                    tasks.values().forEach(TaskRunner::start);
+            if (!record.get().spec().desiredTerminal()) {
+                String failure = hooks.prerun();
+                if (failure != null) {
+                    closeLaunch();
+                    tasks.active().forEach(tr -> tr.failBeforeStart(TaskEvent.setupFailure(ctx.clock().instant(), failure)));
+                } else if (!shutdownSignal.isDone()) {
+                    // an agent shutdown during a long prerun (a previous-alloc wait) must not start the tasks
+                    applyPendingUpdate();
+                    synchronized (updateLock) {
+                        launch = Launch.LAUNCHED;
+                        tasks.active().forEach(TaskRunner::start);
+                    }
                 }
                 loopUntilTasksDone();
+                closeLaunch();
             }
             if (!shutdownSignal.isDone()) {
-                runAll(AllocHooks.AllocPostrunHook.class, "postrun", h -> h.postrun(hookContext()));
+                hooks.runAll(AllocHooks.AllocPostrunHook.class, "postrun", h -> h.postrun(hookContext()));
                 ctx.listener().allocFinished(id());
             }
         } catch (InterruptedException e) {
@@ -154,67 +178,19 @@ public final class AllocRunner {
         }
     }
 
-    private boolean prerun() {
-        for (AllocHook hook : ctx.allocHooks()) {
-            if (hook instanceof AllocHooks.AllocPrerunHook prerun) {
-                long t0 = System.nanoTime();
-                try {
-                    prerun.prerun(hookContext());
-                } catch (Exception e) {
-                    String msg = "failed to setup alloc: pre-run hook \"" + hook.name() + "\" failed: " + e.getMessage();
-                    log.warn("alloc prerun failed: alloc={}", id(), e);
-                    tasks.values().forEach(tr -> tr.failBeforeStart(TaskEvent.setupFailure(ctx.clock().instant(), msg)));
-                    return false;
-                } finally {
-                    ctx.listener().hookTimed(hook.name(), "prerun", System.nanoTime() - t0);
-                }
-            }
-        }
-        return true;
-    }
-
     private void loopUntilTasksDone() throws InterruptedException {
         while (!shutdownSignal.isDone()) {
-            if (tasks.values().stream().allMatch(tr -> tr.done().isDone())) {
+            deaths.releaseIfAllDead();
+            if (tasks.all().stream().allMatch(tr -> tr.done().isDone())) {
                 return;
             }
             // The timeout is only a safety net: task deaths, runner exits, updates and shutdown all post to the inbox.
             Object msg = inbox.poll(30, TimeUnit.SECONDS);
             applyPendingUpdate();
             if (msg instanceof String deadTask) {
-                handleTaskDead(deadTask);
+                deaths.taskDead(deadTask);
             }
         }
-    }
-
-    /** Sibling failed, leader dead, only sidecars left (§5.4): tell the live tasks and kill them. */
-    private void handleTaskDead(String name) throws InterruptedException {
-        TaskRunner dead = tasks.get(name);
-        if (dead == null || dead.task().isPoststop() || groupKilled) {
-            return;
-        }
-        var now = ctx.clock().instant();
-        TaskEvent event;
-        if (dead.state().failed()) {
-            event = TaskEvent.siblingFailed(now, name);
-        } else if (dead.task().isLeader()) {
-            event = TaskEvent.leaderDead(now);
-        } else if (liveTasks().stream().noneMatch(tr -> tr.task().isMain()) && liveTasks().stream().anyMatch(tr -> tr.task().sidecar())) {
-            event = TaskEvent.mainDead(now);
-        } else {
-            return;
-        }
-        List<TaskRunner> live = liveTasks();
-        if (live.isEmpty()) {
-            return;
-        }
-        groupKilled = true;
-        live.forEach(tr -> tr.emit(event));
-        killTasks(event.type());
-    }
-
-    private List<TaskRunner> liveTasks() {
-        return tasks.values().stream().filter(tr -> !tr.task().isPoststop() && !tr.done().isDone() && !tr.state().dead()).toList();
     }
 
     /**
@@ -224,30 +200,10 @@ public final class AllocRunner {
     public void killTasks(String reason) throws InterruptedException {
         killLock.lockInterruptibly();
         try {
-            runAll(AllocHooks.AllocPreKillHook.class, "prekill", h -> h.preKill(hookContext()));
-            for (TaskRunner tr : tasks.values()) {
-                if (tr.task().isLeader() && !tr.task().isPoststop()) {
-                    tr.kill(reason);
-                }
-            }
-            killConcurrently(tasks.values().stream().filter(tr -> !tr.task().isLeader() && !tr.task().sidecar() && !tr.task().isPoststop()).toList(), reason);
-            killConcurrently(tasks.values().stream().filter(tr -> !tr.task().isLeader() && tr.task().sidecar() && !tr.task().isPoststop()).toList(), reason);
+            hooks.runAll(AllocHooks.AllocPreKillHook.class, "prekill", h -> h.preKill(hookContext()));
+            KillSequence.kill(tasks.all(), reason);
         } finally {
             killLock.unlock();
-        }
-    }
-
-    private static void killConcurrently(Collection<TaskRunner> runners, String reason) {
-        if (runners.isEmpty()) {
-            return;
-        }
-        try (var exec = Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("berth-kill-", 0).factory())) {
-            for (TaskRunner tr : runners) {
-                exec.submit(() -> {
-                    tr.kill(reason);
-                    return null;
-                });
-            }
         }
     }
 
@@ -267,31 +223,88 @@ public final class AllocRunner {
 
     private void applyPendingUpdate() throws InterruptedException {
         boolean stopping;
-        AllocationSpec next;
         synchronized (updateLock) {
-            next = pendingUpdate.getAndSet(null);
-            AllocationSpec current = record.spec();
+            AllocationSpec next = pendingUpdate.getAndSet(null);
+            AllocationSpec current = record.get().spec();
             if (next == null || next.modifyIndex() <= current.modifyIndex()) {
                 return;
             }
             stopping = !current.desiredTerminal() && next.desiredTerminal();
-            synchronized (statusLock) {
-                record = record.withSpec(next);
-                ctx.store().putAlloc(record);
-            }
+            record.setSpec(next);
             if (!next.desiredTerminal()) {
-                AllocationSpec upd = next;
-                runAll(AllocHooks.AllocUpdateHook.class, "update", h -> h.update(hookContext(), upd));
+                hooks.runAll(AllocHooks.AllocUpdateHook.class, "update", h -> h.update(hookContext(), next));
             }
-            tasks.values().forEach(tr -> tr.update(upd(next)));
+            convergeTasks(next);
+            tasks.active().forEach(tr -> tr.update(next));
         }
         if (stopping) {
             killTasks("alloc stopped");
         }
     }
 
-    private static AllocationSpec upd(AllocationSpec s) {
-        return s;
+    /**
+     * Makes the task runners match the updated group (caller holds updateLock): a task the update no longer lists is killed
+     * ({@link TaskRunner#killRemoved}; forgotten if it never started); a task it adds gets a new runner, started at once when
+     * the tasks already run (through its lifecycle gate), with the others otherwise; none is added once no task may start.
+     */
+    private void convergeTasks(AllocationSpec next) throws InterruptedException {
+        TaskGroupSpec newGroup = next.group().orElseThrow();
+        TaskUpdates.Diff diff = TaskUpdates.diff(tasks.active(), newGroup);
+        for (TaskRunner tr : diff.removed()) {
+            boolean ran = launch != Launch.BEFORE_LAUNCH && tr.started();
+            tasks.remove(tr.name(), ran);
+            coordinator.remove(tr.name());
+            if (ran) {
+                log.info("killing a task the update removed: alloc={} task={}", id(), tr.name());
+                tr.killRemoved();
+            }
+        }
+        for (TaskSpec added : diff.added()) {
+            killLock.lockInterruptibly();
+            try {
+                boolean closed = launch == Launch.CLOSED || deaths.groupKilled() || next.desiredTerminal() || shutdownSignal.isDone()
+                        || destroying;
+                if (closed || !coordinator.add(added)) {
+                    log.warn("not starting a task the update added: the alloc is done or stopping: alloc={} task={}", id(), added.name());
+                    continue;
+                }
+                TaskRunner tr = newTaskRunner(next, newGroup, added, false, Map.of());
+                tasks.add(tr);
+                if (launch == Launch.LAUNCHED) {
+                    tr.start();
+                }
+            } finally {
+                killLock.unlock();
+            }
+        }
+    }
+
+    private void closeLaunch() {
+        synchronized (updateLock) {
+            launch = Launch.CLOSED;
+        }
+    }
+
+    /**
+     * Nomad's {@code RestartAll}: the lifecycle coordinator goes back to {@code init}, then every task is force-restarted
+     * concurrently ({@link TaskRunner#forceRestart}): running ones are restarted, dead ones whose run is not over run again,
+     * prestart tasks first, then the main tasks. Blocks until the old processes exited.
+     */
+    public void restartAll(String reason) throws InterruptedException {
+        coordinator.restart();
+        try (var exec = Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("berth-restart-", 0).factory())) {
+            for (TaskRunner tr : tasks.active()) {
+                exec.submit(() -> {
+                    try {
+                        tr.forceRestart(reason);
+                    } catch (TaskRunner.TaskNotRunningException e) {
+                        // pending or finished for good: the coordinator must not wait for it to become pending
+                        coordinator.excuse(tr.name());
+                    }
+                    return null;
+                });
+            }
+        }
     }
 
     /**
@@ -318,7 +331,7 @@ public final class AllocRunner {
             if (runWasStarted) {
                 await(runDone, ctx.maxKillTimeout().plus(Duration.ofSeconds(30)));
             }
-            runAll(AllocHooks.AllocDestroyHook.class, "destroy", h -> h.destroy(hookContext()));
+            hooks.runAll(AllocHooks.AllocDestroyHook.class, "destroy", h -> h.destroy(hookContext()));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (RuntimeException e) {
@@ -335,7 +348,7 @@ public final class AllocRunner {
         shutdownSignal.complete(null);
         inbox.offer(WAKE);
         try (var exec = Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("berth-shutdown-", 0).factory())) {
-            for (TaskRunner tr : tasks.values()) {
+            for (TaskRunner tr : tasks.all()) {
                 exec.submit(() -> {
                     tr.shutdown(wait);
                     return null;
@@ -345,15 +358,17 @@ public final class AllocRunner {
         if (isRunStarted()) {
             await(runDone, wait);
         }
-        runAll(AllocHooks.AllocShutdownHook.class, "shutdown", h -> h.shutdown(hookContext()));
+        hooks.runAll(AllocHooks.AllocShutdownHook.class, "shutdown", h -> h.shutdown(hookContext()));
     }
 
+    /** The active runner of a task, or null (unknown, or removed by an update). */
     public TaskRunner task(String name) {
         return tasks.get(name);
     }
 
+    /** The active task runners, in the group's order. */
     public Collection<TaskRunner> taskRunners() {
-        return tasks.values();
+        return tasks.active();
     }
 
     private boolean isRunStarted() {
@@ -363,35 +378,7 @@ public final class AllocRunner {
     }
 
     private AllocHookContext hookContext() {
-        return new AllocHookContext(record.spec(), dir);
-    }
-
-    private interface HookCall<H> {
-        void call(H hook) throws Exception;
-    }
-
-    /** Runs every hook of a phase, collecting failures (addSuppressed) and logging them together. */
-    private <H extends AllocHook> void runAll(Class<H> type, String phase, HookCall<H> call) {
-        RuntimeException failures = null;
-        for (AllocHook hook : ctx.allocHooks()) {
-            if (!type.isInstance(hook)) {
-                continue;
-            }
-            long t0 = System.nanoTime();
-            try {
-                call.call(type.cast(hook));
-            } catch (Exception e) {
-                if (failures == null) {
-                    failures = new IllegalStateException(phase + " hooks failed for alloc " + id());
-                }
-                failures.addSuppressed(e);
-            } finally {
-                ctx.listener().hookTimed(hook.name(), phase, System.nanoTime() - t0);
-            }
-        }
-        if (failures != null) {
-            log.warn("{} hooks failed: alloc={}", phase, id(), failures);
-        }
+        return new AllocHookContext(record.get().spec(), dir);
     }
 
     private static void await(CompletableFuture<?> f, Duration wait) throws InterruptedException {
@@ -403,63 +390,7 @@ public final class AllocRunner {
     }
 
     private String shortId() {
-        String id = record.id();
+        String id = record.get().id();
         return id.length() > 8 ? id.substring(0, 8) : id;
-    }
-
-    /** Derives and persists the client status on every task change; queues dead tasks for the sibling logic. */
-    private final class TaskEvents implements TaskRunnerContext.TaskListener {
-        private final String task;
-        private volatile TaskState last = TaskState.initial();
-
-        TaskEvents(String task) {
-            this.task = task;
-        }
-
-        @Override
-        public void taskStateChanged(String name, TaskState state) {
-            TaskState old = last;
-            last = state;
-            String oldStatus;
-            String newStatus;
-            synchronized (statusLock) {
-                List<TaskState> states = new ArrayList<>();
-                tasks.values().forEach(tr -> states.add(tr.name().equals(name) ? state : tr.state()));
-                String[] derived = ClientStatus.derive(states);
-                oldStatus = record.clientStatus();
-                newStatus = derived[0];
-                if (!derived[0].equals(record.clientStatus()) || !derived[1].equals(record.clientDescription())) {
-                    record = record.withStatus(derived[0], derived[1]);
-                    ctx.store().putAlloc(record);
-                }
-            }
-            ctx.listener().taskStateChanged(id(), name, old, state);
-            if (!oldStatus.equals(newStatus)) {
-                ctx.listener().clientStatusChanged(id(), oldStatus, newStatus);
-            }
-            if (state.dead() && !old.dead()) {
-                inbox.offer(name);
-            }
-        }
-
-        @Override
-        public void taskStarted(String name) {
-            ctx.listener().taskStarted(id(), name);
-        }
-
-        @Override
-        public void taskRestarting(String name) {
-            ctx.listener().taskRestarting(id(), name);
-        }
-
-        @Override
-        public void taskOomKilled(String name) {
-            ctx.listener().taskOomKilled(id(), name);
-        }
-
-        @Override
-        public void hookTimed(String hook, String phase, long nanos) {
-            ctx.listener().hookTimed(hook, phase, nanos);
-        }
     }
 }

@@ -27,7 +27,8 @@ import dev.berth.driver.TaskHandle;
  * <p>A stopped allocation (desired stop or evict) keeps no process: the agent may have died between persisting the stop
  * and killing its tasks, so its processes are killed too and its live tasks are recorded dead ({@code Killed}).
  *
- * <p>A process is identified by pid and start ticks together (a recycled pid has other start ticks).
+ * <p>A task is identified as its driver says ({@link TaskDriver#taskIdentity}): a process by pid and start ticks together
+ * (a recycled pid has other start ticks), a container by its ID.
  */
 final class Reconciler {
 
@@ -71,7 +72,7 @@ final class Reconciler {
             }
             for (TaskHandle h : found) {
                 live++;
-                if (known.contains(key(driver.name(), h))) {
+                if (known.contains(driver.name() + ":" + driver.taskIdentity(h))) {
                     kept++;
                     continue;
                 }
@@ -79,11 +80,11 @@ final class Reconciler {
                     TaskHandle attached = driver.recover(h);
                     driver.destroy(attached, true);
                     killed++;
-                    log.warn("killed a task process no allocation accounts for: driver={} pid={} exitFile={}", driver.name(),
-                            h.driverState().get("pid"), h.driverState().get("exit_file"));
+                    log.warn("killed a task no allocation accounts for: driver={} task={} state={}", driver.name(), h.taskId(),
+                            h.driverState());
                 } catch (Exception e) {
                     failed++;
-                    log.error("could not kill unknown task process: driver={} pid={}", driver.name(), h.driverState().get("pid"), e);
+                    log.error("could not kill unknown task: driver={} task={} state={}", driver.name(), h.taskId(), h.driverState(), e);
                 }
             }
         }
@@ -115,19 +116,29 @@ final class Reconciler {
         }
     }
 
-    /** {@code driver:pid:startTicks} of every persisted handle of a stored allocation. */
+    /**
+     * {@code driver:identity} ({@link TaskDriver#taskIdentity}) of every persisted handle of a task its stored allocation
+     * still lists: a task an update removed whose kill the agent did not finish (it stopped meanwhile) is not accounted
+     * for, so its process is killed.
+     */
     private Set<String> knownProcesses(Set<String> stoppedAllocs) {
+        Map<String, Set<String>> listed = new HashMap<>();
+        for (AllocRecord rec : store.allocs()) {
+            listed.put(rec.id(), rec.spec().group().map(g -> g.tasks().stream().map(t -> t.name())
+                    .collect(java.util.stream.Collectors.toSet())).orElse(Set.of()));
+        }
         Set<String> known = new HashSet<>();
         store.allTaskLocalStates().forEach((allocAndTask, local) -> {
-            String allocId = allocAndTask.substring(0, allocAndTask.indexOf('/'));
-            if (local.handle() != null && !stoppedAllocs.contains(allocId)) {
-                known.add(key(local.handle().driver(), local.handle()));
+            int slash = allocAndTask.indexOf('/');
+            String allocId = allocAndTask.substring(0, slash);
+            String task = allocAndTask.substring(slash + 1);
+            if (local.handle() != null && !stoppedAllocs.contains(allocId) && listed.getOrDefault(allocId, Set.of()).contains(task)) {
+                TaskHandle h = local.handle();
+                String identity = drivers.driver(h.driver()).map(d -> d.taskIdentity(h))
+                        .orElseGet(() -> h.driverState().getOrDefault("pid", "") + ":" + h.driverState().getOrDefault("start_ticks", ""));
+                known.add(h.driver() + ":" + identity);
             }
         });
         return known;
-    }
-
-    private static String key(String driver, TaskHandle h) {
-        return driver + ":" + h.driverState().getOrDefault("pid", "") + ":" + h.driverState().getOrDefault("start_ticks", "");
     }
 }

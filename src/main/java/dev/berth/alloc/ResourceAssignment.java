@@ -28,7 +28,7 @@ final class ResourceAssignment {
             for (TaskSpec t : group.tasks()) {
                 ResourcesSpec r = t.resources();
                 List<NetworkSpec> nets = ports.assign(spec.id(), r == null ? null : r.networks());
-                ResourcesSpec nr = r == null ? null : new ResourcesSpec(r.cpu(), r.memoryMb(), r.memoryMaxMb(), nets, r.devices());
+                ResourcesSpec nr = r == null ? null : new ResourcesSpec(r.cpu(), r.memoryMb(), r.memoryMaxMb(), nets, r.devices(), r.secretsMb());
                 tasks.add(new TaskSpec(t.name(), t.driver(), t.config(), t.env(), nr, t.restartPolicy(), t.killTimeout(), t.killSignal(),
                         t.leader(), t.lifecycle(), t.meta(), t.logConfig()));
                 Map<String, Long> mem = new LinkedHashMap<>();

@@ -10,15 +10,20 @@ import dev.berth.alloc.task.TaskHookContext;
 import dev.berth.alloc.task.TaskHooks.PrestartResult;
 import dev.berth.alloc.task.TaskHooks.TaskPrestartHook;
 
-/** Builds the task directory ({@code Task Setup} / {@code Building Task Directory}) once; sets the directory variables. */
+/**
+ * Builds the task directory ({@code Task Setup} / {@code Building Task Directory}) once, with {@code secrets/} and
+ * {@code private/} on tmpfs where possible ({@link SecretsTmpfs}); sets the directory variables.
+ */
 @Component
 @Order(10)
 class TaskDirHook implements TaskPrestartHook {
 
     private final java.time.Clock clock;
+    private final SecretsTmpfs tmpfs;
 
-    TaskDirHook(java.time.Clock clock) {
+    TaskDirHook(java.time.Clock clock, SecretsTmpfs tmpfs) {
         this.clock = clock;
+        this.tmpfs = tmpfs;
     }
 
     @Override
@@ -33,6 +38,7 @@ class TaskDirHook implements TaskPrestartHook {
         AllocDir allocDir = new AllocDir(context.allocDir().getParent(), context.alloc().id());
         allocDir.build();
         allocDir.buildTask(context.task().name());
+        tmpfs.mount(dir, context.task());
         return new PrestartResult(Map.of(
                 "NOMAD_ALLOC_DIR", allocDir.sharedDir().toString(),
                 "NOMAD_TASK_DIR", dir.resolve("local").toString(),

@@ -7,6 +7,7 @@ import java.util.Locale;
 import java.util.stream.Collectors;
 
 import org.springframework.boot.context.properties.bind.BindException;
+import org.springframework.boot.context.properties.bind.DataObjectPropertyName;
 import org.springframework.boot.context.properties.bind.validation.BindValidationException;
 import org.springframework.boot.context.properties.source.ConfigurationProperty;
 import org.springframework.boot.diagnostics.AbstractFailureAnalyzer;
@@ -66,7 +67,8 @@ class BerthPropertiesFailureAnalyzer extends AbstractFailureAnalyzer<BindExcepti
     private static String describe(BindValidationException validation, ObjectError error) {
         StringBuilder text = new StringBuilder();
         if (error instanceof FieldError field) {
-            String key = field.getField();
+            // Bean validation names the Java field (maxAllocs); operators write, and the bound properties hold, max-allocs.
+            String key = DataObjectPropertyName.toDashedForm(field.getField());
             String full = key.startsWith(validation.getValidationErrors().getName().toString())
                     ? key : validation.getValidationErrors().getName() + "." + key;
             text.append('\'').append(full).append("' = '").append(field.getRejectedValue()).append('\'');

@@ -71,4 +71,13 @@ public interface TaskDriver {
     default java.util.List<TaskHandle> liveTasks() {
         return java.util.List.of();
     }
+
+    /**
+     * What identifies the task a handle points at on the host: equal for the handle {@link #start} returned (as persisted)
+     * and the handle {@link #liveTasks} finds for the same task, different for any other task. The reconciliation compares
+     * these. Default: pid and process start ticks (a recycled pid has other start ticks); container drivers override it.
+     */
+    default String taskIdentity(TaskHandle handle) {
+        return handle.driverState().getOrDefault("pid", "") + ":" + handle.driverState().getOrDefault("start_ticks", "");
+    }
 }

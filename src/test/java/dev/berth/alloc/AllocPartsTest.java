@@ -185,4 +185,33 @@ class AllocPartsTest {
                     .satisfies(e -> assertThat(e.field()).isEqualTo("Job.TaskGroups[web].Tasks[" + name + "].Name"));
         }
     }
+
+    /**
+     * A user's {@code "KillSignal":"SIGNOPE"} was accepted; stopping the allocation then failed on every attempt and the
+     * task ran on forever. A non-positive {@code LogConfig} was silently replaced by the defaults. Both are now refused.
+     */
+    @Test
+    void anUnknownKillSignalAndANonPositiveLogConfigAreRefused() throws Exception {
+        TaskSpec bad = new TaskSpec("t", "mock_driver", Map.of(), null, null, null, null, "SIGNOPE", null, null, null, null);
+        assertThatExceptionOfType(SpecValidationException.class)
+                .isThrownBy(() -> AllocSpecs.validateStructure(RunnerHarness.alloc("x", "service", null, bad)))
+                .withMessage("Unknown kill signal \"SIGNOPE\"")
+                .satisfies(e -> assertThat(e.field()).isEqualTo("Job.TaskGroups[web].Tasks[t].KillSignal"));
+        for (String ok : List.of("SIGTERM", "sigusr1", "HUP")) {
+            AllocSpecs.validateStructure(RunnerHarness.alloc("x", "service", null,
+                    new TaskSpec("t", "mock_driver", Map.of(), null, null, null, null, ok, null, null, null, null)));
+        }
+        TaskSpec noFiles = new TaskSpec("t", "mock_driver", Map.of(), null, null, null, null, null, null, null, null,
+                Map.of("MaxFiles", 0, "MaxFileSizeMB", 10));
+        assertThatExceptionOfType(SpecValidationException.class)
+                .isThrownBy(() -> AllocSpecs.validateStructure(RunnerHarness.alloc("x", "service", null, noFiles)))
+                .withMessage("minimum number of files is 1; got 0")
+                .satisfies(e -> assertThat(e.field()).isEqualTo("Job.TaskGroups[web].Tasks[t].LogConfig.MaxFiles"));
+        TaskSpec tiny = new TaskSpec("t", "mock_driver", Map.of(), null, null, null, null, null, null, null, null,
+                Map.of("MaxFileSizeMB", -1));
+        assertThatExceptionOfType(SpecValidationException.class)
+                .isThrownBy(() -> AllocSpecs.validateStructure(RunnerHarness.alloc("x", "service", null, tiny)))
+                .withMessage("minimum file size is 1MB; got -1")
+                .satisfies(e -> assertThat(e.field()).isEqualTo("Job.TaskGroups[web].Tasks[t].LogConfig.MaxFileSizeMB"));
+    }
 }

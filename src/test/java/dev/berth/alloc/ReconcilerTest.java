@@ -142,4 +142,76 @@ class ReconcilerTest {
         assertThat(host.destroyed).containsExactly("100");
         assertThat(report.killed()).isEqualTo(1);
     }
+
+    @Test
+    void aTaskAnUpdateRemovedKeepsNoProcess() {
+        // the agent stopped while killing a task the update removed: the stored spec no longer lists it, its handle is left
+        AllocStateStore store = new AllTasksStore(new InMemoryAllocStateStore());
+        store.putAlloc(new AllocRecord(alloc("a1", "service", null, task("web", Map.of())), null, null));
+        store.putTaskLocalState("a1", "web", new TaskLocalState(handle("a1/web", 100, 7), Set.of(), null, false));
+        store.putTaskLocalState("a1", "gone", new TaskLocalState(handle("a1/gone", 200, 7), Set.of(), null, false));
+        HostDriver host = new HostDriver();
+        host.live.add(handle("unknown:1", 100, 7));
+        host.live.add(handle("unknown:2", 200, 7));
+
+        Reconciler.Report report = new Reconciler(store, new DriverManager(List.of(host)), CLOCK).reconcile();
+
+        assertThat(host.destroyed).containsExactly("200");
+        assertThat(report).isEqualTo(new Reconciler.Report(2, 1, 1, 0));
+    }
+
+    /** Like the JPA store: every persisted local state, also of tasks the stored spec no longer lists. */
+    private record AllTasksStore(InMemoryAllocStateStore d) implements AllocStateStore {
+        @Override
+        public Map<String, TaskLocalState> allTaskLocalStates() {
+            Map<String, TaskLocalState> all = new java.util.HashMap<>(d.allTaskLocalStates());
+            d.taskLocalState("a1", "gone").ifPresent(l -> all.put("a1/gone", l));
+            return all;
+        }
+
+        @Override
+        public boolean putAlloc(AllocRecord alloc) {
+            return d.putAlloc(alloc);
+        }
+
+        @Override
+        public java.util.Optional<AllocRecord> alloc(String allocId) {
+            return d.alloc(allocId);
+        }
+
+        @Override
+        public List<AllocRecord> allocs() {
+            return d.allocs();
+        }
+
+        @Override
+        public boolean putTaskState(String allocId, String taskName, dev.berth.alloc.task.TaskState state) {
+            return d.putTaskState(allocId, taskName, state);
+        }
+
+        @Override
+        public Map<String, dev.berth.alloc.task.TaskState> taskStates(String allocId) {
+            return d.taskStates(allocId);
+        }
+
+        @Override
+        public boolean putTaskLocalState(String allocId, String taskName, TaskLocalState state) {
+            return d.putTaskLocalState(allocId, taskName, state);
+        }
+
+        @Override
+        public java.util.Optional<TaskLocalState> taskLocalState(String allocId, String taskName) {
+            return d.taskLocalState(allocId, taskName);
+        }
+
+        @Override
+        public void deleteAlloc(String allocId) {
+            d.deleteAlloc(allocId);
+        }
+
+        @Override
+        public boolean isDeleted(String allocId) {
+            return d.isDeleted(allocId);
+        }
+    }
 }

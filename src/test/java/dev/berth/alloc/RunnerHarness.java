@@ -40,6 +40,8 @@ final class RunnerHarness implements AutoCloseable {
     /** Hooks appended after the standard ones (set before creating runners). */
     final List<AllocHooks.AllocHook> extraAllocHooks = new ArrayList<>();
     final List<dev.berth.alloc.task.TaskHooks.TaskHook> extraTaskHooks = new ArrayList<>();
+    /** The task dir hook's tmpfs policy (off unless a test turns it on). */
+    SecretsTmpfs secretsTmpfs = SecretsTmpfs.disabled();
 
     /** Jitter is {@code (bound-1)*0.25}: deterministic so delays are asserted exactly. */
     static final RandomGenerator MAX_JITTER = new RandomGenerator() {
@@ -81,7 +83,7 @@ final class RunnerHarness implements AutoCloseable {
         TaskDriver driver = override != null ? override : mock;
         List<AllocHooks.AllocHook> allocHooks = new ArrayList<>(List.of(new AllocDirHook()));
         allocHooks.addAll(extraAllocHooks);
-        List<dev.berth.alloc.task.TaskHooks.TaskHook> taskHooks = new ArrayList<>(List.of(new ValidateHook(clock), new TaskDirHook(clock)));
+        List<dev.berth.alloc.task.TaskHooks.TaskHook> taskHooks = new ArrayList<>(List.of(new ValidateHook(clock), new TaskDirHook(clock, secretsTmpfs)));
         taskHooks.addAll(extraTaskHooks);
         return new AllocRunnerContext(root, store, name -> driver, allocHooks,
                 taskHooks, clock, sleeper(), maxKillTimeout,

@@ -190,6 +190,31 @@ class AllocationApiTest {
     }
 
     /**
+     * An unknown signal name was answered 400 but had already left a {@code Signaling} event on the task; with no running
+     * task it was even a 200. Bad input must change nothing and always be refused.
+     */
+    @Test
+    void anUnknownSignalIsRefusedBeforeAnythingIsRecorded() throws Exception {
+        String id = UUID.randomUUID().toString();
+        assertThat(put(alloc(id, 1, "run", mockTask("t", "{\"run_for\":\"1h\"}"), ""), id)).startsWith("200");
+        await().atMost(Duration.ofSeconds(20)).until(() -> node(send("GET", "/v1/allocation/" + id, null)).path("ClientStatus").asString()
+                .equals("running"));
+        HttpResponse<String> one = send("POST", "/v1/client/allocation/" + id + "/signal", "{\"Task\":\"t\",\"Signal\":\"SIGFOO\"}");
+        assertThat(one.statusCode()).isEqualTo(400);
+        assertThat(one.body()).contains("unknown signal \\\"SIGFOO\\\"");
+        assertThat(send("POST", "/v1/client/allocation/" + id + "/signal", "{\"Signal\":\"SIGFOO\"}").statusCode()).isEqualTo(400);
+        List<String> types = new ArrayList<>();
+        node(send("GET", "/v1/allocation/" + id, null)).path("TaskStates").path("t").path("Events").forEach(e -> types.add(e.path("Type").asString()));
+        assertThat(types).doesNotContain("Signaling");
+
+        assertThat(put(alloc(id, 2, "stop", mockTask("t", "{\"run_for\":\"1h\"}"), ""), id)).startsWith("200");
+        await().atMost(Duration.ofSeconds(20)).until(() -> node(send("GET", "/v1/allocation/" + id, null)).path("ClientStatus").asString()
+                .equals("complete"));
+        assertThat(send("POST", "/v1/client/allocation/" + id + "/signal", "{\"Signal\":\"SIGFOO\"}").statusCode())
+                .as("no running task is no excuse for accepting a bad name").isEqualTo(400);
+    }
+
+    /**
      * A user running the docs' {@code curl -X POST …/restart -d '{"TaskName":"server"}'} got 415 (curl sends
      * application/x-www-form-urlencoded); Nomad decodes a request body as JSON whatever its Content-Type.
      */

@@ -106,6 +106,19 @@ class FileSystemApiTest {
         assertThat(response.body()).doesNotContain("OUTSIDE");
     }
 
+    /** {@code ?path=%ZZ} (a broken percent-escape; java.net.URI refuses to build it, so the request is written raw) was a 500. */
+    @Test
+    void aMalformedPercentEscapeInTheQueryIsABadRequest() throws Exception {
+        int port = Integer.parseInt(environment.getProperty("local.server.port"));
+        try (java.net.Socket socket = new java.net.Socket("127.0.0.1", port)) {
+            socket.getOutputStream().write(("GET /v1/client/fs/cat/" + allocId + "?path=%ZZ HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                    + "Connection: close\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+            String response = new String(socket.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertThat(response).startsWith("HTTP/1.1 400").containsIgnoringCase("Content-Type: application/problem+json")
+                    .contains("\"detail\":\"Invalid query parameter encoding\"");
+        }
+    }
+
     @Test
     void logsAcrossRotationPlainAndFramed() throws Exception {
         HttpResponse<String> plain = get("/v1/client/fs/logs/" + allocId + "?task=web&type=stdout&plain=true");

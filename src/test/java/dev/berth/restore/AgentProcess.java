@@ -36,6 +36,8 @@ final class AgentProcess implements AutoCloseable {
     private final JsonMapper json = JsonMapper.builder().build();
     private Process process;
     private int starts;
+    /** More command-line arguments for every start (e.g. enabling another driver). */
+    final List<String> extraArgs = new ArrayList<>();
 
     AgentProcess(Path dataDir) throws IOException {
         this.dataDir = dataDir;
@@ -54,7 +56,9 @@ final class AgentProcess implements AutoCloseable {
                 "-Xshare:auto", "--enable-native-access=ALL-UNNAMED", "-cp", mainCp, "dev.berth.Application",
                 "--server.port=" + port, "--server.address=127.0.0.1", "--berth.data-dir=" + dataDir,
                 "--berth.drivers.raw-exec.enabled=true", "--berth.drivers.mock.enabled=true", "--berth.acl.enabled=false",
-                "--spring.main.banner-mode=off"));
+                // no tmpfs mounts for secrets/private: JUnit could not delete the data dir with mount points in it
+                "--berth.alloc.secrets-tmpfs=false", "--spring.main.banner-mode=off"));
+        cmd.addAll(extraArgs);
         Files.createDirectories(dataDir);
         Path log = dataDir.resolve("agent-" + starts + ".log");
         process = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();

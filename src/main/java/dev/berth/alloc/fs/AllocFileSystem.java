@@ -175,6 +175,10 @@ public class AllocFileSystem {
         if (file.getFileName().toString().endsWith(".json")) {
             return "application/json";
         }
+        if (!Files.isRegularFile(file)) {
+            // A FIFO (the task's log pipes) or device: opening it to sniff would block and could steal the pump's bytes.
+            return "application/octet-stream";
+        }
         byte[] head = new byte[512];
         int n;
         try (InputStream in = Files.newInputStream(file)) {

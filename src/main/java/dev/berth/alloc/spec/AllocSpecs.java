@@ -4,9 +4,11 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 import dev.berth.alloc.task.RestartPolicy;
+import dev.berth.driver.Signals;
 
 /** Nomad's defaults for omitted fields and the structural validation of a submitted allocation. */
 public final class AllocSpecs {
@@ -39,7 +41,7 @@ public final class AllocSpecs {
                 ResourcesSpec r = t.resources();
                 ResourcesSpec res = new ResourcesSpec(r == null || r.cpu() == null ? DEFAULT_CPU : r.cpu(),
                         r == null || r.memoryMb() == null ? DEFAULT_MEMORY_MB : r.memoryMb(), r == null ? null : r.memoryMaxMb(),
-                        r == null ? null : r.networks(), r == null ? null : r.devices());
+                        r == null ? null : r.networks(), r == null ? null : r.devices(), r == null ? null : r.secretsMb());
                 tasks.add(t.withDefaults(policy, kill, res));
             }
             groups.add(g.with(tasks, groupPolicy, g.networks()));
@@ -104,7 +106,16 @@ public final class AllocSpecs {
             if (t.killTimeout() != null && t.killTimeout() < 0) {
                 throw new SpecValidationException(f + ".KillTimeout", "KillTimeout must be a positive value");
             }
+            if (t.killSignal() != null && !t.killSignal().isEmpty() && Signals.lookup(t.killSignal()).isEmpty()) {
+                // Refused here: an unknown signal would make every stop of the task fail, so it would never be killed.
+                throw new SpecValidationException(f + ".KillSignal", "Unknown kill signal \"" + t.killSignal() + "\"");
+            }
+            validateLogConfig(t.logConfig(), f + ".LogConfig");
             if (t.resources() != null) {
+                if (t.resources().secretsMb() != null && t.resources().secretsMb() < 0) {
+                    throw new SpecValidationException(f + ".Resources.SecretsMB", "SecretsMB value (" + t.resources().secretsMb()
+                            + ") cannot be negative");
+                }
                 if (t.resources().cpu() != null && t.resources().cpu() < 1) {
                     throw new SpecValidationException(f + ".Resources.CPU", "Minimum CPU value is 1; got " + t.resources().cpu());
                 }
@@ -134,6 +145,19 @@ public final class AllocSpecs {
                         + Character.toUpperCase(v.field().charAt(0)) + v.field().substring(1);
                 throw new SpecValidationException(field, v.message());
             }
+        }
+    }
+
+    /** Nomad's {@code LogConfig.Validate}: at least one file of at least 1 MB (absent keys take the defaults). */
+    private static void validateLogConfig(Map<String, Object> logConfig, String field) throws SpecValidationException {
+        if (logConfig == null) {
+            return;
+        }
+        if (logConfig.get("MaxFiles") instanceof Number n && n.longValue() < 1) {
+            throw new SpecValidationException(field + ".MaxFiles", "minimum number of files is 1; got " + n);
+        }
+        if (logConfig.get("MaxFileSizeMB") instanceof Number n && n.longValue() < 1) {
+            throw new SpecValidationException(field + ".MaxFileSizeMB", "minimum file size is 1MB; got " + n);
         }
     }
 

@@ -9,7 +9,10 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 
 import dev.berth.device.DeviceRequest;
 
-/** A task's resource ask: CPU in MHz shares, memory in MB, task-level networks, device requests ({@code Devices}). */
+/**
+ * A task's resource ask: CPU in MHz shares, memory in MB, task-level networks, device requests ({@code Devices}) and the
+ * size of its {@code secrets/} tmpfs in MB ({@code SecretsMB}, Nomad's default 1 when unset).
+ */
 @JsonIgnoreProperties(ignoreUnknown = true)
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record ResourcesSpec(
@@ -17,10 +20,15 @@ public record ResourcesSpec(
         @JsonProperty("MemoryMB") Integer memoryMb,
         @JsonProperty("MemoryMaxMB") Integer memoryMaxMb,
         @JsonProperty("Networks") List<NetworkSpec> networks,
-        @JsonProperty("Devices") List<DeviceRequest> devices) {
+        @JsonProperty("Devices") List<DeviceRequest> devices,
+        @JsonProperty("SecretsMB") Integer secretsMb) {
 
     public ResourcesSpec(Integer cpu, Integer memoryMb, Integer memoryMaxMb, List<NetworkSpec> networks) {
-        this(cpu, memoryMb, memoryMaxMb, networks, null);
+        this(cpu, memoryMb, memoryMaxMb, networks, null, null);
+    }
+
+    public ResourcesSpec(Integer cpu, Integer memoryMb, Integer memoryMaxMb, List<NetworkSpec> networks, List<DeviceRequest> devices) {
+        this(cpu, memoryMb, memoryMaxMb, networks, devices, null);
     }
 
     /** The device requests, never null. */

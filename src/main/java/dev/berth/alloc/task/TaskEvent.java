@@ -91,7 +91,19 @@ public record TaskEvent(String type, Instant time, String message, Map<String, S
     }
 
     public static TaskEvent killed(Instant now, String killError) {
-        return of(KILLED, now, "", killError == null ? Map.of() : Map.of("kill_error", killError), false);
+        return killed(now, killError, null);
+    }
+
+    /** {@code Killed} with Nomad's {@code kill_error} and/or {@code kill_reason} (each only when set). */
+    public static TaskEvent killed(Instant now, String killError, String killReason) {
+        Map<String, String> d = new LinkedHashMap<>();
+        if (killError != null) {
+            d.put("kill_error", killError);
+        }
+        if (killReason != null && !killReason.isEmpty()) {
+            d.put("kill_reason", killReason);
+        }
+        return of(KILLED, now, "", d, false);
     }
 
     public static TaskEvent restarting(Instant now, Duration delay, String reason) {

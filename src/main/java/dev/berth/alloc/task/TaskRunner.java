@@ -1,30 +1,35 @@
 package dev.berth.alloc.task;
 
 import java.time.Duration;
-import java.util.HashSet;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.function.Function;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import dev.berth.alloc.spec.AllocationSpec;
+import dev.berth.alloc.spec.TaskSpec;
 import dev.berth.alloc.task.TaskHooks.HookFailedException;
 import dev.berth.driver.DriverException;
 import dev.berth.driver.ExitResult;
-import dev.berth.driver.TaskConfig;
 import dev.berth.driver.TaskHandle;
 
 /**
  * Runs one task on its own virtual thread ({@code berth-task-…}): gate → prestart hooks → driver start → wait → restart
- * policy, until the task is dead, killed or the agent shuts down. Kill and shutdown are two different signals: a kill
- * stops the task; a shutdown only ends the runner and leaves the task running for a later restore.
+ * policy, until the task is dead, killed or the agent shuts down. A dead task (not poststop) then waits while its alloc
+ * lives, so an alloc-wide restart ({@link #forceRestart}) can run it again; the alloc runner ends that wait (a kill without
+ * event) once no task of the alloc is alive, and only then is the run complete ({@code RunComplete}). Kill and shutdown
+ * are two different signals: a kill stops the task; a shutdown only ends the runner and leaves the task running for a
+ * later restore.
+ *
+ * <p>Collaborators: {@link TaskStateRecorder} (state, handle, persistence), {@link RestartStep} (restart decision and
+ * delay), {@link TaskStopper} (kill sequence), {@link TaskHookExecutor} (hooks).
  *
  * <p>Every wait is bounded by kill/shutdown (and the kill by its timeout): a driver whose future never completes cannot hang
  * the runner (seed 002).
@@ -36,30 +41,26 @@ public final class TaskRunner {
 
     private final TaskRunnerContext ctx;
     private final TaskHookExecutor hooks;
+    private final TaskStateRecorder rec;
+    private final RestartStep restarts;
+    private final ExitWatcher exits;
     private volatile TaskHookContext hookContext;
     private final CompletableFuture<Void> killSignal = new CompletableFuture<>();
     private final CompletableFuture<Void> shutdownSignal = new CompletableFuture<>();
     private final CompletableFuture<Void> done = new CompletableFuture<>();
     private final AtomicBoolean started = new AtomicBoolean();
-    private final Set<String> prestartDone = new HashSet<>();
-    private final Object stateLock = new Object();
-    // guarded by stateLock
-    private TaskState state;
-    private TaskHandle handle;
-    private CompletableFuture<Boolean> restartSignal = new CompletableFuture<>();
-    private CompletableFuture<Void> restartAck = new CompletableFuture<>();
-    private String killReason;
+    // the reason the final Killed event carries (an update removed the task), else null
+    private volatile String killedReason;
 
     public TaskRunner(TaskRunnerContext ctx) {
         this.ctx = ctx;
         this.hooks = new TaskHookExecutor(ctx.hooks(), ctx.listener(), ctx.clock(), ctx.alloc().id(), ctx.task().name());
+        this.rec = new TaskStateRecorder(ctx);
+        this.restarts = new RestartStep(ctx, rec, killSignal, shutdownSignal);
+        this.exits = new ExitWatcher(ctx, rec, hooks, killSignal, shutdownSignal);
         this.hookContext = new TaskHookContext(ctx.alloc(), ctx.group(), ctx.task(), ctx.allocDir().path(),
                 ctx.allocDir().taskDir(ctx.task().name()), ctx.driver(), this::emit);
-        this.state = ctx.restoredState() != null ? ctx.restoredState() : TaskState.initial();
-        if (ctx.restoredLocal() != null) {
-            prestartDone.addAll(ctx.restoredLocal().prestartDone());
-        }
-        ctx.coordinator().taskStateChanged(ctx.task().name(), state);
+        ctx.coordinator().taskStateChanged(ctx.task().name(), rec.state());
         killSignal.whenComplete((v, e) -> ctx.coordinator().wake());
         shutdownSignal.whenComplete((v, e) -> ctx.coordinator().wake());
     }
@@ -69,13 +70,19 @@ public final class TaskRunner {
     }
 
     public TaskState state() {
-        synchronized (stateLock) {
-            return state;
-        }
+        return rec.state();
     }
 
     public CompletableFuture<Void> done() {
         return done;
+    }
+
+    public TaskSpec task() {
+        return ctx.task();
+    }
+
+    public boolean started() {
+        return started.get();
     }
 
     /** Emits {@code Received} and starts the run loop on a virtual thread. Called once. */
@@ -96,58 +103,58 @@ public final class TaskRunner {
 
     private void run() {
         try {
-            runLoop();
+            if (runLoop()) {
+                while (restarts.awaitAllocRestart()) {
+                    startLoop();
+                }
+            }
             if (!shutdownSignal.isDone() || killSignal.isDone()) {
                 hooks.stop(hookContext);
-                persistLocal(true);
+                rec.persistLocal(true);
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (RuntimeException e) {
             log.error("task runner crashed: alloc={} task={}", ctx.alloc().id(), name(), e);
-            update(s -> s.withEvent(TaskEvent.setupFailure(ctx.clock().instant(), "task runner failed: " + e.getMessage()))
+            rec.update(s -> s.withEvent(TaskEvent.setupFailure(ctx.clock().instant(), "task runner failed: " + e.getMessage()))
                     .withState(TaskState.DEAD, ctx.clock().instant()));
         } finally {
             done.complete(null);
         }
     }
 
-    private void runLoop() throws InterruptedException {
+    /** Runs (or restores) the task until it is dead; false when a restored run had already completed (RunComplete). */
+    private boolean runLoop() throws InterruptedException {
         if (ctx.restoredState() != null) {
             switch (restore()) {
+                case COMPLETE -> {
+                    return false;
+                }
                 case DONE -> {
-                    return;
+                    return true;
                 }
-                case RESTARTED -> {
-                    startLoop();
-                    return;
-                }
-                case NOT_STARTED -> {
-                    // pending before the agent stopped: through the gate as usual
+                case RESTARTED, NOT_STARTED -> {
+                    // restarting, or pending before the agent stopped: through the gate as usual
                 }
             }
-        }
-        if (!ctx.coordinator().awaitStart(name(), List.of(killSignal, shutdownSignal))) {
-            if (!shutdownSignal.isDone() || killSignal.isDone()) {
-                markKilledBeforeStart();
-            }
-            return;
         }
         startLoop();
+        return true;
     }
 
-    private enum Restore { DONE, RESTARTED, NOT_STARTED }
+    private enum Restore { COMPLETE, DONE, RESTARTED, NOT_STARTED }
 
     /**
      * Picks a task up after an agent restart: a dead task stays dead; a running one is re-attached through
      * {@link dev.berth.driver.TaskDriver#recover} without a new Started event, its poststart hooks run again, and it is
-     * waited on as usual. A task the
-     * driver cannot find counts as failed ({@code Failed Restoring Task}) and follows its restart policy.
+     * waited on as usual. A task the driver cannot find counts as failed ({@code Failed Restoring Task}) and follows its
+     * restart policy.
      */
     private Restore restore() throws InterruptedException {
-        TaskState restored = state();
+        TaskState restored = rec.state();
         if (restored.dead()) {
-            return Restore.DONE;
+            // a run that had not completed waits for an alloc-wide restart again (Nomad skips MAIN, not ALLOC_RESTART)
+            return ctx.restoredLocal() != null && ctx.restoredLocal().runComplete() ? Restore.COMPLETE : Restore.DONE;
         }
         TaskHandle h = ctx.restoredLocal() == null ? null : ctx.restoredLocal().handle();
         // Any persisted handle is recovered, also for a task still pending: it crashed between starting the process and
@@ -157,15 +164,11 @@ public final class TaskRunner {
         }
         try {
             TaskHandle recovered = ctx.driver().recover(h);
-            synchronized (stateLock) {
-                handle = recovered;
-                restartSignal = new CompletableFuture<>();
-                restartAck = new CompletableFuture<>();
-            }
-            persistLocal(false);
+            rec.attach(recovered);
+            rec.persistLocal(false);
             if (!restored.running()) {
                 var now = ctx.clock().instant();
-                update(s -> s.withEvent(TaskEvent.started(now)).withState(TaskState.RUNNING, now));
+                rec.update(s -> s.withEvent(TaskEvent.started(now)).withState(TaskState.RUNNING, now));
             }
             // As Nomad after a restore: poststart hooks see the re-attached task (the stats hook resumes sampling).
             hooks.poststart(hookContext, recovered);
@@ -173,7 +176,7 @@ public final class TaskRunner {
         } catch (DriverException e) {
             emit(TaskEvent.failedRestoring(ctx.clock().instant(), e.getMessage()));
             ctx.tracker().setExitResult(new ExitResult(0, 0, false, "failed to restore task: " + e.getMessage()));
-            return afterExit() ? Restore.RESTARTED : Restore.DONE;
+            return restarts.afterExit(exits.killError(), null) ? Restore.RESTARTED : Restore.DONE;
         }
     }
 
@@ -183,35 +186,27 @@ public final class TaskRunner {
                 markKilledBeforeStart();
                 return;
             }
-            if (shutdownSignal.isDone()) {
+            // every start passes the lifecycle gate (it is open for restarts unless an alloc-wide restart is under way)
+            if (!ctx.coordinator().awaitStart(name(), List.of(killSignal, shutdownSignal))) {
+                if (killSignal.isDone()) {
+                    markKilledBeforeStart();
+                }
                 return;
             }
             CompletableFuture<ExitResult> exit;
             try {
-                List<String> devices = new java.util.ArrayList<>();
-                Map<String, String> env = hooks.prestart(hookContext, ctx.envBuilder().apply(hookContext), prestartDone, devices);
-                TaskHandle h = ctx.driver().start(taskConfig(env, devices));
-                synchronized (stateLock) {
-                    handle = h;
-                    restartSignal = new CompletableFuture<>();
-                    restartAck = new CompletableFuture<>();
-                }
-                persistLocal(false);
-                update(s -> s.withEvent(TaskEvent.started(ctx.clock().instant())).withState(TaskState.RUNNING, ctx.clock().instant()));
-                ctx.listener().taskStarted(name());
-                hooks.poststart(hookContext, h);
-                exit = ctx.driver().waitTask(h);
+                exit = startOnce();
             } catch (HookFailedException e) {
                 emit(e.event());
                 ctx.tracker().setStartError(e, e.recoverable());
-                if (!afterExit()) {
+                if (!restarts.afterExit(exits.killError(), null)) {
                     return;
                 }
                 continue;
             } catch (DriverException e) {
                 emit(TaskEvent.driverFailure(ctx.clock().instant(), e.getMessage()));
                 ctx.tracker().setStartError(e, e.recoverable());
-                if (!afterExit()) {
+                if (!restarts.afterExit(exits.killError(), null)) {
                     return;
                 }
                 continue;
@@ -222,123 +217,27 @@ public final class TaskRunner {
         }
     }
 
+    /** Prestart hooks, driver start, {@code Started}, poststart hooks; returns the exit future. */
+    private CompletableFuture<ExitResult> startOnce() throws HookFailedException, DriverException {
+        List<String> devices = new ArrayList<>();
+        Map<String, String> env = hooks.prestart(hookContext, ctx.envBuilder().apply(hookContext), rec.prestartDone(), devices);
+        TaskHandle h = ctx.driver().start(ctx.taskConfig(env, devices));
+        rec.attach(h);
+        rec.persistLocal(false);
+        rec.update(s -> s.withEvent(TaskEvent.started(ctx.clock().instant())).withState(TaskState.RUNNING, ctx.clock().instant()));
+        ctx.listener().taskStarted(name());
+        hooks.poststart(hookContext, h);
+        return ctx.driver().waitTask(h);
+    }
+
     /** Waits for the exit, a kill, a restart request or shutdown. Returns whether to start again. */
     private boolean waitAndHandleExit(CompletableFuture<ExitResult> exit) throws InterruptedException {
-        CompletableFuture<Boolean> restart;
-        synchronized (stateLock) {
-            restart = restartSignal;
-        }
-        try {
-            CompletableFuture.anyOf(exit, killSignal, shutdownSignal, restart).get();
-        } catch (ExecutionException e) {
-            // the driver's future failed: treated as an exit with an error below
-        }
-        if (shutdownSignal.isDone() && !killSignal.isDone() && !exit.isDone()) {
-            hooks.shutdown(hookContext);
-            persistLocal(false);
+        if (!exits.await(exit, hookContext)) {
             return false;
         }
-        ExitResult result;
-        boolean restartRequested = false;
-        if (exit.isDone()) {
-            result = exitResult(exit);
-        } else if (killSignal.isDone()) {
-            result = stopTask(exit);
-        } else {
-            restartRequested = true;
-            result = stopTask(exit);
-        }
-        clearHandle();
-        emit(TaskEvent.terminated(ctx.clock().instant(), result));
-        if (result.oomKilled()) {
-            ctx.listener().taskOomKilled(name());
-        }
-        hooks.exited(hookContext, result);
-        if (killSignal.isDone()) {
-            ctx.tracker().setKilled();
-        } else if (restartRequested) {
-            ctx.tracker().setRestartTriggered(Boolean.TRUE.equals(restart.getNow(false)));
-        } else {
-            ctx.tracker().setExitResult(result);
-        }
-        boolean again = afterExit();
-        synchronized (stateLock) {
-            restartAck.complete(null);
-        }
+        boolean again = restarts.afterExit(exits.killError(), killedReason);
+        rec.acknowledgeRestart();
         return again;
-    }
-
-    /** Nomad's clearDriverHandle: the exited task is destroyed in the driver (force, errors logged) and forgotten. */
-    private void clearHandle() {
-        TaskHandle h;
-        synchronized (stateLock) {
-            h = handle;
-            handle = null;
-        }
-        if (h == null) {
-            return;
-        }
-        try {
-            ctx.driver().destroy(h, true);
-        } catch (DriverException | RuntimeException e) {
-            log.warn("destroying exited task failed: alloc={} task={}", ctx.alloc().id(), name(), e);
-        }
-    }
-
-    /** Applies the restart decision; waits the delay. Returns whether to start again. */
-    private boolean afterExit() throws InterruptedException {
-        RestartDecision decision = ctx.tracker().decide();
-        persistLocal(false);
-        var now = ctx.clock().instant();
-        Duration delay;
-        String reason;
-        switch (decision) {
-            case RestartDecision.Killed k -> {
-                update(s -> s.withEvent(TaskEvent.killed(now, killReason)).withState(TaskState.DEAD, now));
-                return false;
-            }
-            case RestartDecision.NotRestarting n -> {
-                update(s -> s.withEvent(TaskEvent.notRestarting(now, n.reason())).withState(TaskState.DEAD, now));
-                return false;
-            }
-            case RestartDecision.Terminated t -> {
-                update(s -> s.withState(TaskState.DEAD, now));
-                return false;
-            }
-            case RestartDecision.Restarting r -> {
-                delay = r.delay();
-                reason = r.reason();
-            }
-            // Nomad's unknown state "": restart at once
-            case RestartDecision.NoDecision n -> {
-                delay = Duration.ZERO;
-                reason = "";
-            }
-        }
-        update(s -> s.withEvent(TaskEvent.restarting(now, delay, reason)).withState(TaskState.PENDING, now));
-        ctx.listener().taskRestarting(name());
-        boolean elapsed = ctx.sleeper().sleep(delay, CompletableFuture.anyOf(killSignal, shutdownSignal));
-        if (!elapsed && killSignal.isDone()) {
-            var t = ctx.clock().instant();
-            update(s -> s.withEvent(TaskEvent.killed(t, null)).withState(TaskState.DEAD, t));
-            return false;
-        }
-        return elapsed || !shutdownSignal.isDone();
-    }
-
-    /** PreKill hooks, then the driver stop (retried with backoff), then a bounded wait for the exit. */
-    private ExitResult stopTask(CompletableFuture<ExitResult> exit) throws InterruptedException {
-        hooks.preKill(hookContext);
-        TaskHandle h;
-        synchronized (stateLock) {
-            h = handle;
-        }
-        TaskStopper.Stopped stopped = TaskStopper.stop(ctx.driver(), h, killTimeout(), ctx.task().killSignal(), exit, ctx.sleeper(),
-                shutdownSignal);
-        if (stopped.killError() != null) {
-            killReason = stopped.killError();
-        }
-        return stopped.result();
     }
 
     /** Nomad's stop backoff: {@code min(5s·4^i, 2m)}. */
@@ -348,7 +247,7 @@ public final class TaskRunner {
 
     private void markKilledBeforeStart() {
         var now = ctx.clock().instant();
-        update(s -> s.dead() ? s : s.withEvent(TaskEvent.killed(now, null)).withState(TaskState.DEAD, now));
+        rec.update(s -> s.dead() ? s : s.withEvent(TaskEvent.killed(now, null)).withState(TaskState.DEAD, now));
     }
 
     // ---- control from other threads ----
@@ -359,26 +258,18 @@ public final class TaskRunner {
             return;
         }
         emit(TaskEvent.received(ctx.clock().instant()));
-        update(s -> s.withEvent(event).withState(TaskState.DEAD, ctx.clock().instant()));
+        rec.update(s -> s.withEvent(event).withState(TaskState.DEAD, ctx.clock().instant()));
         done.complete(null);
     }
 
     /** Runs the task update hooks for a non-terminal alloc update (the caller serializes updates). */
-    public void update(dev.berth.alloc.spec.AllocationSpec alloc) {
+    public void update(AllocationSpec alloc) {
         TaskHookContext old = hookContext;
         hookContext = new TaskHookContext(alloc, old.group(), old.task(), old.allocDir(), old.taskDir(), old.driver(), old.events());
         if (alloc.desiredTerminal()) {
             return;
         }
         hooks.update(hookContext, alloc);
-    }
-
-    public dev.berth.alloc.spec.TaskSpec task() {
-        return ctx.task();
-    }
-
-    public boolean started() {
-        return started.get();
     }
 
     /**
@@ -396,6 +287,19 @@ public final class TaskRunner {
         awaitDone(killTimeout().plus(EXIT_GRACE).plus(Duration.ofSeconds(5)));
     }
 
+    /** Why a task that an alloc update no longer lists is killed (Nomad's {@code KillReason}). */
+    public static final String REMOVED_REASON = "update missing task";
+
+    /**
+     * Kills a task that an alloc update no longer lists: {@code Killing} → {@code Terminated} → {@code Killed}, both kill
+     * events with {@code kill_reason} {@value #REMOVED_REASON}. Unlike Nomad the task does not fail: the alloc converges
+     * to the update instead of failing its siblings.
+     */
+    public void killRemoved() throws InterruptedException {
+        killedReason = REMOVED_REASON;
+        kill(REMOVED_REASON);
+    }
+
     /** Ends the runner but leaves the task running. */
     public void shutdown(Duration wait) throws InterruptedException {
         shutdownSignal.complete(null);
@@ -408,17 +312,12 @@ public final class TaskRunner {
      * @throws TaskNotRunningException if the task is not running
      */
     public void restart(String reason, boolean failure) throws TaskNotRunningException, InterruptedException {
-        CompletableFuture<Void> ack;
-        synchronized (stateLock) {
-            if (!state.running() || handle == null || restartSignal.isDone()) {
-                throw new TaskNotRunningException();
-            }
-            ack = restartAck;
+        CompletableFuture<Void> ack = rec.restartAckIfRunning();
+        if (ack == null) {
+            throw new TaskNotRunningException();
         }
         emit(TaskEvent.restartSignaled(ctx.clock().instant(), reason));
-        synchronized (stateLock) {
-            restartSignal.complete(failure);
-        }
+        rec.requestRestart(failure);
         try {
             ack.get(killTimeout().plus(EXIT_GRACE).plus(Duration.ofSeconds(5)).toNanos(), TimeUnit.NANOSECONDS);
         } catch (ExecutionException | TimeoutException e) {
@@ -426,14 +325,28 @@ public final class TaskRunner {
         }
     }
 
+    /**
+     * Nomad's {@code ForceRestart} for an alloc-wide restart: a running task restarts as by {@link #restart} (blocking
+     * until the old process exited); a dead task whose run loop has not finished ({@code RunComplete == false}, it waits
+     * while its alloc lives) runs again. Both get {@code Restart Signaled} with {@code reason}.
+     *
+     * @throws TaskNotRunningException when it can do neither (pending, or its run is over)
+     */
+    public void forceRestart(String reason) throws TaskNotRunningException, InterruptedException {
+        CompletableFuture<Void> waiting = rec.allocRestartWaiter();
+        if (waiting != null) {
+            emit(TaskEvent.restartSignaled(ctx.clock().instant(), reason));
+            waiting.complete(null);
+            return;
+        }
+        restart(reason, false);
+    }
+
     /** Sends a signal to the running task with a {@code Signaling} event. */
     public void signal(String signal, String reason) throws TaskNotRunningException, DriverException {
-        TaskHandle h;
-        synchronized (stateLock) {
-            if (!state.running() || handle == null) {
-                throw new TaskNotRunningException();
-            }
-            h = handle;
+        TaskHandle h = rec.runningHandle();
+        if (h == null) {
+            throw new TaskNotRunningException();
         }
         emit(TaskEvent.signaling(ctx.clock().instant(), signal, reason));
         ctx.driver().signal(h, signal);
@@ -441,7 +354,7 @@ public final class TaskRunner {
 
     /** Adds an event (e.g. Sibling Task Failed) from the alloc runner. */
     public void emit(TaskEvent event) {
-        update(s -> s.withEvent(event));
+        rec.emit(event);
     }
 
     private void awaitDone(Duration wait) throws InterruptedException {
@@ -457,49 +370,8 @@ public final class TaskRunner {
         }
     }
 
-    private void update(Function<TaskState, TaskState> change) {
-        TaskState next;
-        synchronized (stateLock) {
-            next = change.apply(state);
-            if (next.equals(state)) {
-                return;
-            }
-            state = next;
-            ctx.store().putTaskState(ctx.alloc().id(), name(), next);
-        }
-        ctx.coordinator().taskStateChanged(name(), next);
-        ctx.listener().taskStateChanged(name(), next);
-    }
-
-    private void persistLocal(boolean runComplete) {
-        TaskHandle h;
-        synchronized (stateLock) {
-            h = handle;
-        }
-        ctx.store().putTaskLocalState(ctx.alloc().id(), name(),
-                new dev.berth.alloc.TaskLocalState(h, prestartDone, ctx.tracker().counters(), runComplete));
-    }
-
     private Duration killTimeout() {
-        Duration t = ctx.task().killTimeoutDuration();
-        return t.compareTo(ctx.maxKillTimeout()) > 0 ? ctx.maxKillTimeout() : t;
-    }
-
-    private TaskConfig taskConfig(Map<String, String> env, List<String> devices) {
-        var t = ctx.task();
-        var dir = ctx.allocDir();
-        return new TaskConfig(ctx.alloc().id() + "/" + t.name(), ctx.alloc().id(), t.name(), ctx.alloc().job().name(),
-                ctx.group().name(), ctx.alloc().namespace(), t.config(), env, dir.path(), dir.taskDir(t.name()),
-                dir.stdoutTarget(t.name()), dir.stderrTarget(t.name()), t.cpu(), t.memoryMb(), t.memoryMaxMb(), devices);
-    }
-
-    private static ExitResult exitResult(CompletableFuture<ExitResult> exit) {
-        try {
-            return exit.getNow(null);
-        } catch (RuntimeException e) {
-            Throwable cause = e.getCause() != null ? e.getCause() : e;
-            return new ExitResult(0, 0, false, String.valueOf(cause.getMessage()));
-        }
+        return ctx.killTimeout();
     }
 
     private String shortId() {

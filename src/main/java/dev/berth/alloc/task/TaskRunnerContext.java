@@ -11,6 +11,7 @@ import dev.berth.alloc.AllocStateStore;
 import dev.berth.alloc.spec.AllocationSpec;
 import dev.berth.alloc.spec.TaskGroupSpec;
 import dev.berth.alloc.spec.TaskSpec;
+import dev.berth.driver.TaskConfig;
 import dev.berth.driver.TaskDriver;
 
 /**
@@ -29,6 +30,20 @@ public record TaskRunnerContext(AllocationSpec alloc, TaskGroupSpec group, TaskS
 
     public TaskRunnerContext {
         hooks = List.copyOf(hooks);
+    }
+
+    /** The task's kill timeout, capped by {@code berth.client.max-kill-timeout}. */
+    public Duration killTimeout() {
+        Duration t = task.killTimeoutDuration();
+        return t.compareTo(maxKillTimeout) > 0 ? maxKillTimeout : t;
+    }
+
+    /** What the driver gets to start the task: the id {@code <alloc>/<task>}, config, environment, dirs, limits. */
+    public TaskConfig taskConfig(Map<String, String> env, List<String> devices) {
+        return new TaskConfig(alloc.id() + "/" + task.name(), alloc.id(), task.name(), alloc.job().name(), group.name(),
+                alloc.namespace(), task.config(), env, allocDir.path(), allocDir.taskDir(task.name()),
+                allocDir.stdoutTarget(task.name()), allocDir.stderrTarget(task.name()), task.cpu(), task.memoryMb(),
+                task.memoryMaxMb(), devices);
     }
 
     /** Callbacks from a task runner; must not block. */

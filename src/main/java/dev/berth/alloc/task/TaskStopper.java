@@ -19,7 +19,9 @@ import dev.berth.driver.TaskNotFoundException;
 /**
  * Stops a task as Nomad's {@code killTask} (§5.4): {@code driver.stop} retried up to {@value #ATTEMPTS} times with backoff
  * {@code min(5s·4^i, 2m)} ({@code TaskNotFound} counts as done), then a wait for the exit that is bounded by the kill
- * timeout plus the executor's grace: a driver whose future never completes cannot hang the caller (seed 002).
+ * timeout plus the executor's grace: a driver whose future never completes cannot hang the caller (seed 002). When
+ * every attempt failed, or the task outlived the wait, the task is destroyed by force: a stop that cannot be delivered
+ * never leaves the process running without its allocation.
  */
 final class TaskStopper {
 
@@ -57,13 +59,31 @@ final class TaskStopper {
                 }
             }
         }
+        // Every stop attempt failed (a signal the kernel refuses, an engine error): the task must still end, so force it
+        // as Nomad's clearDriverHandle would, instead of waiting out the kill timeout on a process nobody signalled.
+        if (stopError != null && !exit.isDone()) {
+            forceDestroy(driver, handle);
+        }
         try {
             return new Stopped(exit.get(timeout.plus(EXIT_GRACE).toNanos(), TimeUnit.NANOSECONDS), null);
         } catch (ExecutionException e) {
             return new Stopped(new ExitResult(0, 0, false, String.valueOf(e.getCause().getMessage())), null);
         } catch (TimeoutException e) {
             String err = stopError != null ? stopError : "task did not exit after " + GoDuration.format(timeout.plus(EXIT_GRACE));
+            if (stopError == null) {
+                forceDestroy(driver, handle); // the stop "worked" but the task outlived it
+            }
             return new Stopped(new ExitResult(0, 0, false, err), err);
+        }
+    }
+
+    /** {@code destroy(handle, force=true)}: the driver kills whatever is left of the task; failures are logged only. */
+    private static void forceDestroy(TaskDriver driver, TaskHandle handle) {
+        try {
+            log.warn("task {} did not stop; destroying it by force", handle.taskId());
+            driver.destroy(handle, true);
+        } catch (DriverException | RuntimeException e) {
+            log.warn("force-destroying task failed: task={}", handle.taskId(), e);
         }
     }
 
@@ -71,5 +91,15 @@ final class TaskStopper {
     static Duration backoff(int attempt) {
         long seconds = 5L << (2 * Math.min(attempt, 10));
         return Duration.ofSeconds(Math.min(seconds, 120));
+    }
+
+    /** The exit a completed driver future reports; a failed future is an exit with its error. */
+    static ExitResult exitResult(CompletableFuture<ExitResult> exit) {
+        try {
+            return exit.getNow(null);
+        } catch (RuntimeException e) {
+            Throwable cause = e.getCause() != null ? e.getCause() : e;
+            return new ExitResult(0, 0, false, String.valueOf(cause.getMessage()));
+        }
     }
 }

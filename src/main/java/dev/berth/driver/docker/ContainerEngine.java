@@ -1,6 +1,9 @@
 package dev.berth.driver.docker;
 
+import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
@@ -8,22 +11,50 @@ import java.util.concurrent.TimeUnit;
 import com.github.dockerjava.api.DockerClient;
 import com.github.dockerjava.api.command.InspectContainerResponse;
 import com.github.dockerjava.api.exception.NotFoundException;
+import com.github.dockerjava.api.model.Container;
 import com.github.dockerjava.api.model.Info;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import dev.berth.driver.DriverException;
 import dev.berth.driver.ProcStat;
+import dev.berth.driver.TaskHandle;
 
 /** Stateless engine calls the driver makes around a container: image presence, stale names, what to persist. */
 final class ContainerEngine {
 
     private static final Logger log = LoggerFactory.getLogger(ContainerEngine.class);
 
+    /** Request/response calls (bounded by the driver's call timeout). */
     private final DockerClient client;
+    /** Pulls: a long stream of progress, not bounded. */
+    private final DockerClient streaming;
+    private final String host;
 
-    ContainerEngine(DockerClient client) {
+    ContainerEngine(DockerClient client, DockerClient streaming, String host) {
         this.client = client;
+        this.streaming = streaming;
+        this.host = host;
+    }
+
+    /**
+     * Handles ({@code container_id} only) of every container, in any state, labelled with {@code nodeId}. The label is
+     * checked again here: a container of another node must never be returned, whatever the engine's filter does.
+     */
+    static List<TaskHandle> owned(DockerClient client, String nodeId, Instant now) {
+        List<TaskHandle> found = new ArrayList<>();
+        for (Container c : client.listContainersCmd().withShowAll(true)
+                .withLabelFilter(Map.of(DockerDriver.LABEL_NODE_ID, nodeId)).exec()) {
+            Map<String, String> labels = c.getLabels() == null ? Map.of() : c.getLabels();
+            if (!nodeId.equals(labels.get(DockerDriver.LABEL_NODE_ID))) {
+                continue;
+            }
+            String alloc = labels.get(DockerDriver.LABEL_ALLOC_ID);
+            String task = labels.get(DockerDriver.LABEL_TASK);
+            String taskId = alloc != null && task != null ? alloc + "/" + task : "unknown:" + c.getId();
+            found.add(new TaskHandle(DockerDriver.NAME, taskId, now, Map.of(DockerDriver.STATE_CONTAINER_ID, c.getId())));
+        }
+        return found;
     }
 
     /** Inspects {@code image}; pulls it when absent and {@code pullMissing}, else fails unrecoverably. */
@@ -33,18 +64,21 @@ final class ContainerEngine {
             return;
         } catch (NotFoundException e) {
             if (!pullMissing) {
-                throw new DriverException("Failed to find docker image \"" + image + "\" (pull policy 'never')", false, e);
+                throw new DriverException("Failed to find docker image \"" + image + "\": it is not in the engine's image store and "
+                        + "pulling is disabled (berth.drivers.docker.pull = never); load it on this node or set pull = missing",
+                        false, e);
             }
         } catch (RuntimeException e) {
-            throw new DriverException("failed to inspect image " + image + ": " + e.getMessage(), true, e);
+            throw new DriverException(EngineErrors.describe(host, "failed to inspect image " + image, e), true, e);
         }
         try {
-            client.pullImageCmd(image).start().awaitCompletion(10, TimeUnit.MINUTES);
+            streaming.pullImageCmd(image).start().awaitCompletion(10, TimeUnit.MINUTES);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new DriverException("interrupted while pulling " + image, true, e);
         } catch (RuntimeException e) {
-            throw new DriverException("Failed to pull `" + image + "`: " + e.getMessage(), true, e);
+            throw new DriverException(EngineErrors.describe(host, "Failed to pull `" + image + "` (berth.drivers.docker.pull = missing)", e),
+                    true, e);
         }
     }
 
@@ -98,6 +132,25 @@ final class ContainerEngine {
         } catch (RuntimeException e) {
             return Optional.empty();
         }
+    }
+
+    /** For a container this driver instance does not track: polls its state until {@code timeout}; true if still running. */
+    boolean isRunningAfter(String id, java.time.Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        do {
+            try {
+                if (!Boolean.TRUE.equals(client.inspectContainerCmd(id).exec().getState().getRunning())) {
+                    return false;
+                }
+                Thread.sleep(50);
+            } catch (NotFoundException e) {
+                return false;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return true;
+            }
+        } while (System.nanoTime() < deadline);
+        return true;
     }
 
     /** Removes a container left over under {@code name} (an earlier attempt of the same task). */

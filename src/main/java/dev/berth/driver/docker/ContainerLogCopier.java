@@ -166,6 +166,11 @@ final class ContainerLogCopier extends ResultCallback.Adapter<Frame> {
         drained.countDown();
     }
 
+    /** Whether the stream has ended (the container stopped, or the connection broke) and the files are closed. */
+    boolean ended() {
+        return drained.getCount() == 0;
+    }
+
     /** Waits until the stream has ended and the files are closed, at most {@code millis}. */
     boolean awaitDrained(long millis) throws InterruptedException {
         return drained.await(millis, TimeUnit.MILLISECONDS);

@@ -42,8 +42,10 @@ final class ContainerSpec {
         return list;
     }
 
-    static Map<String, String> labels(TaskConfig task, DockerTaskConfig config) {
+    /** The user's labels, then Berth's own (which win: the reconciliation relies on {@code dev.berth.node_id}). */
+    static Map<String, String> labels(TaskConfig task, DockerTaskConfig config, String nodeId) {
         Map<String, String> labels = new LinkedHashMap<>(config.labels());
+        labels.put(DockerDriver.LABEL_NODE_ID, nodeId);
         putIfNotNull(labels, DockerDriver.LABEL_ALLOC_ID, task.allocId());
         putIfNotNull(labels, DockerDriver.LABEL_TASK, task.taskName());
         putIfNotNull(labels, DockerDriver.LABEL_JOB, task.jobName());

@@ -18,7 +18,8 @@ public final class DockerClients {
 
     /**
      * A client for {@code host}. {@code responseTimeout} null means no timeout, which long calls need (wait, followed
-     * logs); health pings use a short one so a hung engine cannot hang the fingerprint.
+     * logs); health pings use a short one so a hung engine cannot hang the fingerprint. The timeout bounds the wait for
+     * the answer's headers, on unix sockets too.
      */
     public static DockerClient create(String host, Duration connectTimeout, Duration responseTimeout) {
         DefaultDockerClientConfig config = DefaultDockerClientConfig.createDefaultConfigBuilder()
@@ -30,9 +31,11 @@ public final class DockerClients {
                 .sslConfig(config.getSSLConfig())
                 .maxConnections(256)
                 .connectionTimeout(connectTimeout);
-        if (responseTimeout != null) {
-            http.responseTimeout(responseTimeout);
+        if (responseTimeout == null) {
+            return DockerClientImpl.getInstance(config, http.build());
         }
-        return DockerClientImpl.getInstance(config, http.build());
+        http.responseTimeout(responseTimeout);
+        // the transport's own timeout does not hold on unix sockets (see BoundedHttpClient)
+        return DockerClientImpl.getInstance(config, new BoundedHttpClient(http.build(), responseTimeout));
     }
 }

@@ -10,9 +10,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import com.github.dockerjava.api.DockerClient;
@@ -28,6 +25,7 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.stereotype.Component;
 
 import dev.berth.config.BerthProperties;
+import dev.berth.config.NodeIdentity;
 import dev.berth.driver.DriverException;
 import dev.berth.driver.DriverFingerprint;
 import dev.berth.driver.ExitResult;
@@ -56,6 +54,8 @@ public class DockerDriver implements TaskDriver, AutoCloseable {
     public static final String LABEL_JOB = "dev.berth.job_name";
     public static final String LABEL_TASK_GROUP = "dev.berth.task_group";
     public static final String LABEL_NAMESPACE = "dev.berth.namespace";
+    /** The ID of the node (agent) that created the container: the reconciliation only ever touches its own node's. */
+    public static final String LABEL_NODE_ID = "dev.berth.node_id";
 
     private static final Logger log = LoggerFactory.getLogger(DockerDriver.class);
     /** Bound on waiting for a container to die after SIGKILL. */
@@ -63,8 +63,12 @@ public class DockerDriver implements TaskDriver, AutoCloseable {
 
     private final boolean enabled;
     private final boolean pullMissing;
+    private final String nodeId;
     private final DockerEngineProperties engine;
+    /** Streaming calls: waits and followed logs (no response timeout). */
     private final DockerClient client;
+    /** Request/response calls, bounded by {@code callTimeout}. */
+    private final DockerClient calls;
     private final DockerClient healthClient;
     private final Clock clock;
     private final ContainerEngine engineOps;
@@ -72,26 +76,31 @@ public class DockerDriver implements TaskDriver, AutoCloseable {
     private final Map<String, RunningContainer> containers = new ConcurrentHashMap<>();
     private final AtomicBoolean closed = new AtomicBoolean();
 
-    private record RunningContainer(String id, CompletableFuture<ExitResult> exit, ContainerLogCopier logs) {
+    private record RunningContainer(String id, CompletableFuture<ExitResult> exit, ContainerLogs logs) {
     }
 
     @Autowired
-    public DockerDriver(BerthProperties properties, DockerEngineProperties engine, Clock clock) {
-        this(properties.drivers().docker().enabled(), properties.drivers().docker().pull(), engine, clock);
+    public DockerDriver(BerthProperties properties, DockerEngineProperties engine, NodeIdentity node, Clock clock) {
+        this(properties.drivers().docker().enabled(), properties.drivers().docker().pull(), engine, node.id(), clock);
     }
 
-    /** For tests and tools: a driver against {@code engine.host()} without a Spring context. */
-    public DockerDriver(boolean enabled, String pullPolicy, DockerEngineProperties engine, Clock clock) {
+    /**
+     * For tests and tools: a driver against {@code engine.host()} without a Spring context; {@code nodeId} labels the
+     * containers it creates and selects the ones {@link #liveTasks} reports.
+     */
+    public DockerDriver(boolean enabled, String pullPolicy, DockerEngineProperties engine, String nodeId, Clock clock) {
         if (!pullPolicy.equals("missing") && !pullPolicy.equals("never")) {
             throw new IllegalArgumentException("'berth.drivers.docker.pull' must be 'missing' or 'never', was '" + pullPolicy + "'");
         }
         this.enabled = enabled;
         this.pullMissing = pullPolicy.equals("missing");
+        this.nodeId = java.util.Objects.requireNonNull(nodeId, "'nodeId' must not be null");
         this.engine = engine;
         this.clock = clock;
         this.client = DockerClients.create(engine.host(), Duration.ofSeconds(5), null);
+        this.calls = DockerClients.create(engine.host(), Duration.ofSeconds(5), engine.callTimeout());
         this.healthClient = DockerClients.create(engine.host(), engine.pingTimeout(), engine.pingTimeout());
-        this.engineOps = new ContainerEngine(client);
+        this.engineOps = new ContainerEngine(calls, client, engine.host());
         this.oomEvents = new OomEvents(client, clock.instant().getEpochSecond());
     }
 
@@ -146,12 +155,13 @@ public class DockerDriver implements TaskDriver, AutoCloseable {
         engineOps.ensureImage(config.image(), pullMissing);
         String name = ContainerSpec.containerName(task);
         String id = null;
+        ContainerLogs logs = null;
         try {
             engineOps.removeStale(name);
-            CreateContainerCmd create = client.createContainerCmd(config.image())
+            CreateContainerCmd create = calls.createContainerCmd(config.image())
                     .withName(name)
                     .withEnv(ContainerSpec.env(task, config))
-                    .withLabels(ContainerSpec.labels(task, config))
+                    .withLabels(ContainerSpec.labels(task, config, nodeId))
                     .withHostConfig(ContainerSpec.hostConfig(task, config));
             // unset fields keep the image's own CMD/ENTRYPOINT/WORKDIR (docker-java refuses nulls)
             if (!config.cmd().isEmpty()) {
@@ -164,11 +174,9 @@ public class DockerDriver implements TaskDriver, AutoCloseable {
                 create.withWorkingDir(config.workDir());
             }
             id = create.exec().getId();
-            ContainerLogCopier logs = new ContainerLogCopier(task.stdoutPath(), task.stderrPath());
-            client.startContainerCmd(id).exec();
-            // the engine keeps the whole log: following after the start still copies it from the first line,
-            // also for a container that has already exited (the stream then ends at once)
-            client.logContainerCmd(id).withFollowStream(true).withStdOut(true).withStdErr(true).withTimestamps(true).exec(logs);
+            logs = ContainerLogs.fresh(client, id, task.stdoutPath(), task.stderrPath());
+            calls.startContainerCmd(id).exec();
+            logs.follow();
             Map<String, String> state = engineOps.containerState(id);
             if (task.stdoutPath() != null) {
                 state.put("stdout_path", task.stdoutPath().toString());
@@ -179,13 +187,16 @@ public class DockerDriver implements TaskDriver, AutoCloseable {
             track(id, logs);
             return new TaskHandle(NAME, task.id(), clock.instant(), state);
         } catch (IOException e) {
+            ContainerLogs.closeQuietly(logs);
             removeQuietly(id);
             throw new DriverException("failed to prepare task directories or log files: " + e.getMessage(), false, e);
         } catch (RuntimeException e) {
+            ContainerLogs.closeQuietly(logs);
             removeQuietly(id);
             // an engine hiccup may heal: let the restart policy retry; a bad request will not
             boolean recoverable = !(e instanceof com.github.dockerjava.api.exception.BadRequestException);
-            throw new DriverException("failed to start container for task " + task.id() + ": " + e.getMessage(), recoverable, e);
+            throw new DriverException(EngineErrors.describe(engine.host(), "failed to start container for task " + task.id(), e),
+                    recoverable, e);
         }
     }
 
@@ -206,15 +217,15 @@ public class DockerDriver implements TaskDriver, AutoCloseable {
             return;
         }
         RunningContainer container = containers.get(id);
-        if (container != null && awaitExit(container, timeout)) {
+        if (container != null && ContainerWaiter.awaitExit(container.exit(), timeout)) {
             return;
         }
-        if (container == null && !isRunningAfter(id, timeout)) {
+        if (container == null && !engineOps.isRunningAfter(id, timeout)) {
             return;
         }
         kill(handle, id, "SIGKILL");
         if (container != null) {
-            awaitExit(container, KILL_GRACE);
+            ContainerWaiter.awaitExit(container.exit(), KILL_GRACE);
         }
     }
 
@@ -231,7 +242,7 @@ public class DockerDriver implements TaskDriver, AutoCloseable {
         String id = containerId(handle);
         if (!force) {
             try {
-                if (Boolean.TRUE.equals(client.inspectContainerCmd(id).exec().getState().getRunning())) {
+                if (Boolean.TRUE.equals(calls.inspectContainerCmd(id).exec().getState().getRunning())) {
                     throw new DriverException("cannot destroy running task", false);
                 }
             } catch (NotFoundException e) {
@@ -240,11 +251,11 @@ public class DockerDriver implements TaskDriver, AutoCloseable {
             }
         }
         try {
-            client.removeContainerCmd(id).withForce(true).withRemoveVolumes(true).exec();
+            calls.removeContainerCmd(id).withForce(true).withRemoveVolumes(true).exec();
         } catch (NotFoundException e) {
             // already gone: destroy is idempotent
         } catch (RuntimeException e) {
-            throw new DriverException("failed to remove container " + id + ": " + e.getMessage(), true, e);
+            throw new DriverException(EngineErrors.describe(engine.host(), "failed to remove container " + id, e), true, e);
         }
         forget(id);
     }
@@ -257,20 +268,18 @@ public class DockerDriver implements TaskDriver, AutoCloseable {
         }
         InspectContainerResponse inspect;
         try {
-            inspect = client.inspectContainerCmd(id).exec();
+            inspect = calls.inspectContainerCmd(id).exec();
         } catch (NotFoundException e) {
             throw new TaskNotFoundException(handle.taskId());
         } catch (RuntimeException e) {
-            throw new DriverException("failed to inspect container " + id + ": " + e.getMessage(), true, e);
+            throw new DriverException(EngineErrors.describe(engine.host(), "failed to inspect container " + id, e), true, e);
         }
-        ContainerLogCopier logs = null;
+        ContainerLogs logs = null;
         Path[] paths = logPaths(handle);
         try {
             // continue after the last entry the previous agent copied (the files' mtimes, see ContainerLogCopier):
             // also for a container that exited meanwhile, whose last lines would otherwise be lost
-            logs = ContainerLogCopier.resuming(paths[0], paths[1]);
-            client.logContainerCmd(id).withFollowStream(true).withStdOut(true).withStdErr(true).withTimestamps(true)
-                    .withSince(logs.since()).exec(logs);
+            logs = ContainerLogs.resuming(client, id, paths[0], paths[1]);
         } catch (IOException e) {
             log.warn("task {}: cannot reopen log files: {}", handle.taskId(), e.toString());
         }
@@ -278,6 +287,25 @@ public class DockerDriver implements TaskDriver, AutoCloseable {
         Map<String, String> state = new HashMap<>(handle.driverState());
         state.putAll(engineOps.containerState(id));
         return new TaskHandle(handle.driver(), handle.taskId(), handle.startedAt(), state);
+    }
+
+    /**
+     * Every container labelled with this node's ID ({@link #LABEL_NODE_ID}), running or not: created, running and exited
+     * containers all hold resources and a name. Containers of another node ID (another agent on this host) and
+     * containers without the label (not Berth's) are never returned. Throws when the engine cannot be asked.
+     */
+    @Override
+    public List<TaskHandle> liveTasks() {
+        if (!enabled) {
+            return List.of();
+        }
+        return ContainerEngine.owned(calls, nodeId, clock.instant());
+    }
+
+    /** A container is identified by its ID, whatever pid its init has now. */
+    @Override
+    public String taskIdentity(TaskHandle handle) {
+        return handle.driverState().getOrDefault(STATE_CONTAINER_ID, "");
     }
 
     /**
@@ -291,7 +319,7 @@ public class DockerDriver implements TaskDriver, AutoCloseable {
         }
         containers.keySet().forEach(this::forget);
         oomEvents.close();
-        for (DockerClient c : List.of(client, healthClient)) {
+        for (DockerClient c : List.of(client, calls, healthClient)) {
             try {
                 c.close();
             } catch (IOException e) {
@@ -300,7 +328,7 @@ public class DockerDriver implements TaskDriver, AutoCloseable {
         }
     }
 
-    private void track(String id, ContainerLogCopier logs) {
+    private void track(String id, ContainerLogs logs) {
         oomEvents.ensureStarted();
         CompletableFuture<ExitResult> exit = new CompletableFuture<>();
         containers.put(id, new RunningContainer(id, exit, logs));
@@ -322,48 +350,15 @@ public class DockerDriver implements TaskDriver, AutoCloseable {
     /** Sends {@code signal}; false when the container exists but is not running. */
     private boolean kill(TaskHandle handle, String id, String signal) throws DriverException {
         try {
-            client.killContainerCmd(id).withSignal(signal).exec();
+            calls.killContainerCmd(id).withSignal(signal).exec();
             return true;
         } catch (NotFoundException e) {
             throw new TaskNotFoundException(handle.taskId());
         } catch (ConflictException | NotModifiedException e) {
             return false;
         } catch (RuntimeException e) {
-            throw new DriverException("failed to send " + signal + " to container " + id + ": " + e.getMessage(), true, e);
+            throw new DriverException(EngineErrors.describe(engine.host(), "failed to send " + signal + " to container " + id, e), true, e);
         }
-    }
-
-    private static boolean awaitExit(RunningContainer container, Duration timeout) {
-        try {
-            container.exit().get(Math.max(0, timeout.toMillis()), TimeUnit.MILLISECONDS);
-            return true;
-        } catch (TimeoutException e) {
-            return false;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return false;
-        } catch (ExecutionException e) {
-            return true;
-        }
-    }
-
-    /** For a container this instance does not track: poll its state until {@code timeout}. */
-    private boolean isRunningAfter(String id, Duration timeout) {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        do {
-            try {
-                if (!Boolean.TRUE.equals(client.inspectContainerCmd(id).exec().getState().getRunning())) {
-                    return false;
-                }
-                Thread.sleep(50);
-            } catch (NotFoundException e) {
-                return false;
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return true;
-            }
-        } while (System.nanoTime() < deadline);
-        return true;
     }
 
     private void removeQuietly(String id) {
@@ -372,7 +367,7 @@ public class DockerDriver implements TaskDriver, AutoCloseable {
         }
         forget(id);
         try {
-            client.removeContainerCmd(id).withForce(true).exec();
+            calls.removeContainerCmd(id).withForce(true).exec();
         } catch (RuntimeException e) {
             log.debug("cleanup of container {} failed: {}", id, e.toString());
         }

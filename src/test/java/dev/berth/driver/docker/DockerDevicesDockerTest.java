@@ -64,8 +64,10 @@ class DockerDevicesDockerTest {
             await().atMost(Duration.ofSeconds(60)).untilAsserted(() ->
                     assertThat(send("GET", "/v1/client/fs/cat/" + id + "?path=alloc/logs/dev.stdout.0", null).body())
                             .contains("healthy\ntemperature=40\n", "write-refused").doesNotContain("write-allowed"));
-            assertThat(send("GET", "/v1/client/fs/cat/" + id + "?path=alloc/logs/dev.stderr.0", null).body())
-                    .contains("Read-only file system");
+            // the engine keeps stdout and stderr apart: stderr's line may reach its file after stdout's
+            await().atMost(Duration.ofSeconds(30)).untilAsserted(() ->
+                    assertThat(send("GET", "/v1/client/fs/cat/" + id + "?path=alloc/logs/dev.stderr.0", null).body())
+                            .contains("Read-only file system"));
         } finally {
             send("DELETE", "/v1/client/allocation/" + id, null);
         }

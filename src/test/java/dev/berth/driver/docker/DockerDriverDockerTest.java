@@ -160,7 +160,7 @@ class DockerDriverDockerTest {
         TaskHandle handle = start(task);
         await().atMost(Duration.ofSeconds(10)).until(() -> Files.readString(task.stdoutPath()).contains("first"));
 
-        DockerDriver fresh = new DockerDriver(true, "never", DockerTestTasks.engine(DockerTestTasks.LOCAL_ENGINE), Clock.systemUTC());
+        DockerDriver fresh = new DockerDriver(true, "never", DockerTestTasks.engine(DockerTestTasks.LOCAL_ENGINE), DockerTestTasks.NODE_ID, Clock.systemUTC());
         TaskHandle recovered = fresh.recover(new TaskHandle("docker", handle.taskId(), handle.startedAt(),
                 Map.of("container_id", handle.driverState().get("container_id"), "stdout_path", task.stdoutPath().toString())));
 

@@ -47,8 +47,9 @@ class DockerHealthDockerTest {
     @Test
     void healthFollowsTheEngineGoingAwayAndComingBack() throws Exception {
         DockerDriver driver = new DockerDriver(true, "never",
-                new DockerEngineProperties("unix://" + socket, Duration.ofSeconds(5), Duration.ofSeconds(1)),
-                Clock.systemUTC());
+                new DockerEngineProperties("unix://" + socket, Duration.ofSeconds(5), Duration.ofSeconds(1),
+                        Duration.ofSeconds(10)),
+                DockerTestTasks.NODE_ID, Clock.systemUTC());
         try (driver) {
             assertThat(driver.fingerprint()).isEqualTo(unreachable());
 
@@ -72,8 +73,9 @@ class DockerHealthDockerTest {
     @Test
     void disabledDriverIsUndetectedWithoutTouchingTheEngine() {
         DockerDriver driver = new DockerDriver(false, "never",
-                new DockerEngineProperties("unix://" + socket, Duration.ofSeconds(5), Duration.ofSeconds(1)),
-                Clock.systemUTC());
+                new DockerEngineProperties("unix://" + socket, Duration.ofSeconds(5), Duration.ofSeconds(1),
+                        Duration.ofSeconds(10)),
+                DockerTestTasks.NODE_ID, Clock.systemUTC());
         try (driver) {
             assertThat(driver.fingerprint()).isEqualTo(DriverFingerprint.disabled());
         }

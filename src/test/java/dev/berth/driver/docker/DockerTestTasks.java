@@ -16,16 +16,18 @@ final class DockerTestTasks {
     /** Built by .ci/docker-setup.sh from Debian's busybox-static; never pulled. */
     static final String BUSYBOX = "berth-test/busybox:1";
     static final String LOCAL_ENGINE = "unix:///var/run/docker.sock";
+    /** This test JVM's node ID: other test runs sharing the engine label their containers with their own. */
+    static final String NODE_ID = "test-" + UUID.randomUUID();
 
     private DockerTestTasks() {
     }
 
     static DockerEngineProperties engine(String host) {
-        return new DockerEngineProperties(host, Duration.ofSeconds(5), Duration.ofSeconds(2));
+        return new DockerEngineProperties(host, Duration.ofSeconds(5), Duration.ofSeconds(2), Duration.ofSeconds(60));
     }
 
     static DockerDriver driver() {
-        return new DockerDriver(true, "never", engine(LOCAL_ENGINE), Clock.systemUTC());
+        return new DockerDriver(true, "never", engine(LOCAL_ENGINE), NODE_ID, Clock.systemUTC());
     }
 
     /** A task with an alloc dir under {@code root}, running {@code sh -c script} in busybox. */

@@ -1,0 +1,158 @@
+package dev.berth.alloc.task;
+
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
+
+import dev.berth.alloc.TaskLocalState;
+import dev.berth.driver.TaskHandle;
+
+/**
+ * The mutable side of one task runner, under one lock: its {@link TaskState}, the driver handle of the running process
+ * and the restart request/acknowledgement pair that belongs to that process. Every state change is persisted before the
+ * coordinator and the listener hear of it; the local state (handle, hook done-flags, restart counters) is persisted on
+ * demand. Safe for use from any thread.
+ */
+final class TaskStateRecorder {
+
+    private final TaskRunnerContext ctx;
+    private final Set<String> prestartDone = ConcurrentHashMap.newKeySet();
+    private final Object lock = new Object();
+    // guarded by lock
+    private TaskState state;
+    private TaskHandle handle;
+    private CompletableFuture<Boolean> restartSignal = new CompletableFuture<>();
+    private CompletableFuture<Void> restartAck = new CompletableFuture<>();
+    // non-null while the task is dead and waits for an alloc-wide restart
+    private CompletableFuture<Void> allocRestart;
+
+    TaskStateRecorder(TaskRunnerContext ctx) {
+        this.ctx = ctx;
+        this.state = ctx.restoredState() != null ? ctx.restoredState() : TaskState.initial();
+        if (ctx.restoredLocal() != null) {
+            prestartDone.addAll(ctx.restoredLocal().prestartDone());
+        }
+    }
+
+    String name() {
+        return ctx.task().name();
+    }
+
+    TaskState state() {
+        synchronized (lock) {
+            return state;
+        }
+    }
+
+    /** Names of the prestart hooks that reported done; the hook executor adds to it. */
+    Set<String> prestartDone() {
+        return prestartDone;
+    }
+
+    /** Applies a change; a real change is persisted, then told to the coordinator and the listener. */
+    void update(Function<TaskState, TaskState> change) {
+        TaskState next;
+        synchronized (lock) {
+            next = change.apply(state);
+            if (next.equals(state)) {
+                return;
+            }
+            state = next;
+            ctx.store().putTaskState(ctx.alloc().id(), name(), next);
+        }
+        ctx.coordinator().taskStateChanged(name(), next);
+        ctx.listener().taskStateChanged(name(), next);
+    }
+
+    void emit(TaskEvent event) {
+        update(s -> s.withEvent(event));
+    }
+
+    TaskHandle handle() {
+        synchronized (lock) {
+            return handle;
+        }
+    }
+
+    /** A process started or was re-attached: it gets a fresh restart request and acknowledgement. */
+    void attach(TaskHandle h) {
+        synchronized (lock) {
+            handle = h;
+            restartSignal = new CompletableFuture<>();
+            restartAck = new CompletableFuture<>();
+        }
+    }
+
+    /** Forgets the handle of an exited process and returns it (null when there was none). */
+    TaskHandle detach() {
+        synchronized (lock) {
+            TaskHandle h = handle;
+            handle = null;
+            return h;
+        }
+    }
+
+    /** The restart request of the current process: completed with {@code failure} by {@link #requestRestart}. */
+    CompletableFuture<Boolean> restartSignal() {
+        synchronized (lock) {
+            return restartSignal;
+        }
+    }
+
+    /**
+     * The acknowledgement to wait on for a restart of the running process, or null when no process runs or a restart of it
+     * was already requested.
+     */
+    CompletableFuture<Void> restartAckIfRunning() {
+        synchronized (lock) {
+            return !state.running() || handle == null || restartSignal.isDone() ? null : restartAck;
+        }
+    }
+
+    void requestRestart(boolean failure) {
+        synchronized (lock) {
+            restartSignal.complete(failure);
+        }
+    }
+
+    /** The exit of the process was handled: whoever asked for its restart may go on. */
+    void acknowledgeRestart() {
+        synchronized (lock) {
+            restartAck.complete(null);
+        }
+    }
+
+    /** The handle of the running process, or null when the task is not running. */
+    TaskHandle runningHandle() {
+        synchronized (lock) {
+            return state.running() ? handle : null;
+        }
+    }
+
+    /** The dead task starts waiting for an alloc-wide restart; the returned future is completed to run it again. */
+    CompletableFuture<Void> openAllocRestart() {
+        synchronized (lock) {
+            allocRestart = new CompletableFuture<>();
+            return allocRestart;
+        }
+    }
+
+    void closeAllocRestart() {
+        synchronized (lock) {
+            allocRestart = null;
+        }
+    }
+
+    /** The future that runs the waiting dead task again, or null when it does not wait (or was already asked to run). */
+    CompletableFuture<Void> allocRestartWaiter() {
+        synchronized (lock) {
+            return allocRestart == null || allocRestart.isDone() || !state.dead() ? null : allocRestart;
+        }
+    }
+
+    void persistLocal(boolean runComplete) {
+        ctx.store().putTaskLocalState(ctx.alloc().id(), name(),
+                new TaskLocalState(handle(), Set.copyOf(prestartDone), ctx.tracker().counters(), runComplete));
+    }
+}
