@@ -10,6 +10,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.Map;
@@ -23,6 +24,9 @@ import org.springframework.core.Ordered;
 import org.springframework.core.env.ConfigurableEnvironment;
 import org.springframework.core.env.MapPropertySource;
 
+import dev.berth.config.InvalidConfigurationException;
+import dev.berth.config.Sleeper;
+
 /**
  * A damaged state database must not brick the node (issue 7). Before any DataSource or Flyway exists, this probes the H2
  * file of {@code spring.datasource.url} with a plain JDBC connection (open, list the tables, read every row of the state
@@ -30,7 +34,8 @@ import org.springframework.core.env.MapPropertySource;
  * ERROR log line, and the agent starts on a fresh database; the start-up reconciliation then stops every task process no
  * state accounts for. The quarantined file is published as {@value #QUARANTINED_PROPERTY} for the metric.
  *
- * <p>A database that is merely in use by another process is left alone (that start then fails as it should).
+ * <p>A database that is merely in use by another process is left alone: the start waits up to {@link #LOCK_WAIT} for it
+ * (an agent killed a moment ago may still be exiting), then stops with a failure analysis naming the file.
  */
 public final class StateDatabaseGuard implements EnvironmentPostProcessor, Ordered {
 
@@ -42,16 +47,22 @@ public final class StateDatabaseGuard implements EnvironmentPostProcessor, Order
     private static final int DATABASE_ALREADY_OPEN = 90020;
     private static final DateTimeFormatter STAMP = DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss.SSS'Z'").withZone(ZoneOffset.UTC);
 
+    /** How long a start waits for another process (a previous agent still exiting) to let go of the database. */
+    static final Duration LOCK_WAIT = Duration.ofSeconds(30);
+    static final Duration LOCK_POLL = Duration.ofMillis(250);
+
     private final Log log;
     private final Clock clock;
+    private final Sleeper sleeper;
 
     public StateDatabaseGuard(DeferredLogFactory logs) {
-        this(logs.getLog(StateDatabaseGuard.class), Clock.systemUTC());
+        this(logs.getLog(StateDatabaseGuard.class), Clock.systemUTC(), Sleeper.system());
     }
 
-    StateDatabaseGuard(Log log, Clock clock) {
+    StateDatabaseGuard(Log log, Clock clock, Sleeper sleeper) {
         this.log = log;
         this.clock = clock;
+        this.sleeper = sleeper;
     }
 
     @Override
@@ -83,15 +94,56 @@ public final class StateDatabaseGuard implements EnvironmentPostProcessor, Order
         if (!Files.exists(file)) {
             return Optional.empty();
         }
-        SQLException damage = probe(base, user, password);
-        if (damage == null) {
-            return Optional.empty();
+        long attempts = LOCK_WAIT.toMillis() / LOCK_POLL.toMillis();
+        for (long attempt = 0; ; attempt++) {
+            Probe result = probe(base, user, password);
+            switch (result) {
+                case Probe.Readable readable -> {
+                    return Optional.empty();
+                }
+                case Probe.Damaged(SQLException damage) -> {
+                    return Optional.of(quarantine(file, damage));
+                }
+                case Probe.Locked(SQLException locked) -> {
+                    if (attempt >= attempts) {
+                        throw new InvalidConfigurationException("The state database " + file + " is in use by another "
+                                + "process; waited " + LOCK_WAIT.toSeconds() + " s for it to be released ("
+                                + locked.getMessage() + ").", "Stop the other Berth agent using this data dir, or give this "
+                                + "agent its own berth.data-dir. Two agents never share one state database.");
+                    }
+                    if (attempt == 0) {
+                        String waiting = "The state database " + file + " is in use by another process (a previous agent "
+                                + "still exiting?); waiting up to " + LOCK_WAIT.toSeconds() + " s for it";
+                        log.warn(waiting);
+                        // logging is not set up yet (this runs while the environment is prepared) and the deferred
+                        // log only appears after the wait: say it now, so the operator does not watch 30 s of silence
+                        System.err.println("WARN " + waiting);
+                    }
+                    try {
+                        sleeper.sleep(LOCK_POLL);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                        throw new IllegalStateException("interrupted while waiting for the state database", e);
+                    }
+                }
+            }
         }
-        return Optional.of(quarantine(file, damage));
     }
 
-    /** Null when readable; the error when not (never for a database locked by another process). */
-    private static SQLException probe(String base, String user, String password) {
+    /** What opening the database found. */
+    private sealed interface Probe {
+        record Readable() implements Probe {
+        }
+
+        /** Another process holds it (H2 90020): not damage. */
+        record Locked(SQLException error) implements Probe {
+        }
+
+        record Damaged(SQLException error) implements Probe {
+        }
+    }
+
+    private static Probe probe(String base, String user, String password) {
         try (Connection c = DriverManager.getConnection(H2_FILE + base + ";IFEXISTS=TRUE", user, password);
              Statement s = c.createStatement()) {
             try (ResultSet rs = s.executeQuery("SELECT TABLE_NAME FROM INFORMATION_SCHEMA.TABLES WHERE TABLE_SCHEMA = 'PUBLIC'")) {
@@ -111,15 +163,12 @@ public final class StateDatabaseGuard implements EnvironmentPostProcessor, Order
                     }
                 }
             }
-            return null;
+            return new Probe.Readable();
         } catch (SQLException e) {
-            if (e.getErrorCode() == DATABASE_ALREADY_OPEN) {
-                return null;
-            }
-            return e;
+            return e.getErrorCode() == DATABASE_ALREADY_OPEN ? new Probe.Locked(e) : new Probe.Damaged(e);
         } catch (RuntimeException e) {
             // H2 may throw its internal MVStoreException unwrapped on a garbage file
-            return new SQLException(e.toString(), e);
+            return new Probe.Damaged(new SQLException(e.toString(), e));
         }
     }
 

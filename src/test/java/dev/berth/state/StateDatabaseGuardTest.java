@@ -20,6 +20,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** A damaged H2 state file is moved to quarantine; a healthy, a missing or a locked one is left alone. */
 class StateDatabaseGuardTest {
@@ -28,12 +29,13 @@ class StateDatabaseGuardTest {
     Path dir;
 
     final List<String> errors = new ArrayList<>();
+    final List<java.time.Duration> sleeps = new ArrayList<>();
     final StateDatabaseGuard guard = new StateDatabaseGuard(new NoOpLog() {
         @Override
         public void error(Object message) {
             errors.add(String.valueOf(message));
         }
-    }, Clock.fixed(Instant.parse("2026-11-22T01:02:03.456Z"), ZoneOffset.UTC));
+    }, Clock.fixed(Instant.parse("2026-11-22T01:02:03.456Z"), ZoneOffset.UTC), d -> this.sleeps.add(d));
 
     String url() {
         return "jdbc:h2:file:" + dir.resolve("state/berth") + ";DB_CLOSE_ON_EXIT=FALSE";
@@ -114,5 +116,42 @@ class StateDatabaseGuardTest {
             assertThat(holder.isValid(1)).isTrue();
         }
         assertThat(file()).exists();
+    }
+
+    @Test
+    void aLockHeldByAnotherProcessIsWaitedForThenReportedClearly() throws Exception {
+        createDatabase(1);
+        // An OS lock on the file, as a still-exiting agent (another process) holds it: H2 answers 90020, "in use".
+        try (var channel = java.nio.channels.FileChannel.open(file(), java.nio.file.StandardOpenOption.WRITE);
+             var lock = channel.lock()) {
+            assertThatThrownBy(() -> guard.check(url(), "sa", ""))
+                    .isInstanceOf(dev.berth.config.InvalidConfigurationException.class)
+                    .hasMessageContaining("is in use by another process; waited 30 s");
+        }
+        assertThat(sleeps).hasSize(120).containsOnly(java.time.Duration.ofMillis(250));
+        assertThat(file()).exists();
+        assertThat(quarantined()).doesNotExist();
+    }
+
+    @Test
+    void aLockReleasedWhileWaitingLetsTheStartGoOn() throws Exception {
+        createDatabase(1);
+        var channel = java.nio.channels.FileChannel.open(file(), java.nio.file.StandardOpenOption.WRITE);
+        var lock = channel.lock();
+        StateDatabaseGuard releasing = new StateDatabaseGuard(new NoOpLog(), Clock.systemUTC(), d -> {
+            sleeps.add(d);
+            if (sleeps.size() == 3) { // the previous agent is gone after the third poll
+                try {
+                    lock.release();
+                    channel.close();
+                } catch (java.io.IOException e) {
+                    throw new IllegalStateException(e);
+                }
+            }
+        });
+
+        assertThat(releasing.check(url(), "sa", "")).isEmpty();
+        assertThat(sleeps).hasSize(3);
+        assertThat(quarantined()).doesNotExist();
     }
 }
