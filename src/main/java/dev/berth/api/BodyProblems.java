@@ -111,15 +111,6 @@ final class BodyProblems {
 
     /** What the client sent, in Go's words: string, number, bool, array, object. */
     private static String jsonKind(MismatchedInputException ex) {
-        if (ex instanceof InvalidFormatException invalid && invalid.getValue() != null) {
-            Object value = invalid.getValue();
-            if (value instanceof Boolean) {
-                return "bool";
-            }
-            if (value instanceof Number) {
-                return "number";
-            }
-        }
         String message = ex.getOriginalMessage() == null ? "" : ex.getOriginalMessage();
         Matcher token = TOKEN.matcher(message);
         if (token.find()) {
@@ -139,6 +130,15 @@ final class BodyProblems {
                 case "Integer", "Float", "Floating-point" -> "number";
                 case "Boolean" -> "bool";
                 default -> "string";
+            };
+        }
+        // "Cannot deserialize value of type `int` from String "many"": the offending value itself
+        if (ex instanceof InvalidFormatException invalid && invalid.getValue() != null) {
+            return switch (invalid.getValue()) {
+                case Boolean b -> "bool";
+                case Number n -> "number";
+                case String s -> "string";
+                default -> "value";
             };
         }
         return "value";

@@ -103,7 +103,11 @@ class ProblemDetailsAdviceTest {
         assertThat(mvc.put().uri("/v1/things/a1").contentType(MediaType.APPLICATION_JSON)
                 .content("{\"name\":\"x\",\"count\":\"many\"}"))
                 .hasStatus(HttpStatus.BAD_REQUEST)
-                .bodyJson().extractingPath("$.detail").asString().startsWith("Failed to decode body: ");
+                .bodyJson().satisfies(json -> {
+                    assertThat(json).extractingPath("$.detail")
+                            .isEqualTo("Failed to decode body: json: cannot unmarshal string into field count of type int");
+                    assertThat(json).extractingPath("$.field").isEqualTo("count");
+                });
     }
 
     @Test
