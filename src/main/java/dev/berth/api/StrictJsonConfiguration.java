@@ -22,7 +22,9 @@ class StrictJsonConfiguration {
      * the number 5, {@code 1.5} into the int 1, {@code 1} into {@code true} and {@code ""} into null. Go refuses all of
      * these, so a {@code "TaskName":5} that Nomad answers with 400 became a 404 "task not found" here, and
      * {@code "Env":{"A":5}} was stored. Coercion settings only affect reading: responses are written exactly as before.
-     * A number into a floating-point field stays accepted, as in Go; {@code null} stays "unset".
+     * A number into a floating-point field stays accepted, as in Go; {@code null} stays "unset". In the other direction,
+     * Jackson 3 refused a missing or {@code null} value for a primitive ({@code "Ports":[{"Label":"http","Value":25000}]}
+     * without {@code To}) where Go leaves the zero value: that is accepted now, as 0.
      */
     @Bean
     JsonMapperBuilderCustomizer strictScalarBinding() {
@@ -31,6 +33,7 @@ class StrictJsonConfiguration {
 
     static void strictScalars(JsonMapper.Builder builder) {
         builder.disable(DeserializationFeature.ACCEPT_FLOAT_AS_INT)
+                .disable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
                 .withCoercionConfig(LogicalType.Textual, c -> c
                         .setCoercion(CoercionInputShape.Integer, CoercionAction.Fail)
                         .setCoercion(CoercionInputShape.Float, CoercionAction.Fail)

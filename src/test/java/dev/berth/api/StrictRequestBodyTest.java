@@ -101,6 +101,17 @@ class StrictRequestBodyTest {
         assertThat(task.path("KillTimeout").asLong()).isEqualTo(2_000_000_000L);
     }
 
+    /** Go leaves an absent number at zero; Jackson 3 refused an absent {@code int} ({@code AllocatedPort.To}). */
+    @Test
+    void anAbsentNumberIsZeroAsInGo() throws Exception {
+        String id = UUID.randomUUID().toString();
+        String body = alloc(id, "", "", "").replaceFirst("\\}$",
+                ",\"AllocatedResources\":{\"Shared\":{\"Ports\":[{\"Label\":\"http\",\"Value\":0,\"HostIP\":\"127.0.0.1\"}]}}}");
+        HttpResponse<String> r = Http.send(port, "PUT", "/v1/client/allocation/" + id, body);
+        created.add(id);
+        assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+    }
+
     @Test
     void aWrongTypeInRestartOrSignalIs400AndRestartsNothing() throws Exception {
         String id = UUID.randomUUID().toString();
