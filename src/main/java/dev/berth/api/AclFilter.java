@@ -38,7 +38,8 @@ class AclFilter extends OncePerRequestFilter {
 
     private static final Logger log = LoggerFactory.getLogger(AclFilter.class);
     private static final Set<String> SAFE_METHODS = Set.of("GET", "HEAD", "OPTIONS");
-    private static final Set<String> METRICS_PATHS = Set.of("/actuator/prometheus", "/v1/metrics", "/actuator/health");
+    private static final Set<String> METRICS_PATHS = Set.of("/actuator/prometheus", "/v1/metrics", "/actuator/health",
+            "/v1/agent/health"); // Nomad serves its agent health without ACL: load balancers and probes carry no token
 
     private final AclPolicy policy;
     private final JsonMapper jsonMapper;

@@ -71,10 +71,20 @@ class TaskLogsHookTest {
         }
     }
 
-    /** This alloc's pump threads ({@code berth-logs-<first 8 of id>-<task>-<stream>}); other tests' agents have their own. */
-    static List<String> berthLogThreads(String allocId) {
-        String prefix = "berth-logs-" + (allocId.length() > 8 ? allocId.substring(0, 8) : allocId) + "-";
-        return Thread.getAllStackTraces().keySet().stream().map(Thread::getName).filter(n -> n.startsWith(prefix)).toList();
+    /**
+     * Descriptors of this JVM open on this alloc's log FIFOs: the pumps' read ends and the hook's read-write holders
+     * (the pumps share one poller thread, so it is their descriptors that show a stream is still pumped).
+     */
+    static List<String> openLogFifos(String allocId) throws IOException {
+        try (Stream<Path> fds = Files.list(Path.of("/proc/self/fd"))) {
+            return fds.map(fd -> {
+                try {
+                    return Files.readSymbolicLink(fd).toString();
+                } catch (IOException ex) {
+                    return ""; // closed meanwhile
+                }
+            }).filter(target -> target.contains("/" + allocId + "/") && target.endsWith(".fifo")).toList();
+        }
     }
 
     @Test
@@ -97,7 +107,7 @@ class TaskLogsHookTest {
         assertThat(out.stream().mapToLong(p -> p.toFile().length()).sum()).isEqualTo(2 * MIB + 10);
         assertThat(r.dir().logsDir().resolve("fast.stderr.0")).hasContent("err");
         assertThat(logs.activeStreams("logs-fast")).isZero();
-        await().atMost(Duration.ofSeconds(10)).until(() -> berthLogThreads("logs-fast").isEmpty());
+        await().atMost(Duration.ofSeconds(10)).until(() -> openLogFifos("logs-fast").isEmpty());
     }
 
     @Test
@@ -110,7 +120,7 @@ class TaskLogsHookTest {
 
         assertThat(r.taskStates().get("again").restarts()).isEqualTo(2);
         assertThat(r.dir().logsDir().resolve("again.stdout.0")).hasContent("run\nrun\nrun");
-        await().atMost(Duration.ofSeconds(10)).until(() -> berthLogThreads("logs-restart").isEmpty());
+        await().atMost(Duration.ofSeconds(10)).until(() -> openLogFifos("logs-restart").isEmpty());
     }
 
     @Test
@@ -124,7 +134,7 @@ class TaskLogsHookTest {
 
         r.shutdown(Duration.ofSeconds(5));
 
-        await().atMost(Duration.ofSeconds(10)).until(() -> berthLogThreads("logs-shutdown").isEmpty());
+        await().atMost(Duration.ofSeconds(10)).until(() -> openLogFifos("logs-shutdown").isEmpty());
         assertThat(ProcessHandle.of(pid).map(ProcessHandle::isAlive)).contains(true);
         // a restarted agent's prerun opens the FIFO again and the ticks go on into the same file
         var ctx = new AllocHooks.AllocHookContext(r.record().spec(), r.dir());
@@ -138,6 +148,6 @@ class TaskLogsHookTest {
             p.destroyForcibly();
         });
         next.destroy(ctx);
-        await().atMost(Duration.ofSeconds(10)).until(() -> berthLogThreads("logs-shutdown").isEmpty());
+        await().atMost(Duration.ofSeconds(10)).until(() -> openLogFifos("logs-shutdown").isEmpty());
     }
 }

@@ -122,6 +122,9 @@ class AclFilterTest {
         assertThat(AclFilter.requiredScope("DELETE", "/v1/client/allocation/x", true)).isEqualTo(TokenScope.WRITE);
         assertThat(AclFilter.requiredScope("POST", "/v1/client/allocation/x/signal", true)).isEqualTo(TokenScope.WRITE);
         assertThat(AclFilter.requiredScope("GET", "/actuator/prometheus", true)).isNull();
+        assertThat(AclFilter.requiredScope("GET", "/v1/agent/health", true)).isNull();
+        assertThat(AclFilter.requiredScope("GET", "/v1/agent/health", false)).isEqualTo(TokenScope.READ);
+        assertThat(AclFilter.requiredScope("GET", "/v1/agent/self", true)).isEqualTo(TokenScope.READ);
         assertThat(AclFilter.requiredScope("GET", "/actuator/health", true)).isNull();
         assertThat(AclFilter.requiredScope("GET", "/actuator/prometheus", false)).isEqualTo(TokenScope.READ);
         assertThat(AclFilter.requiredScope("GET", "/actuator/healthz", true)).isEqualTo(TokenScope.READ);

@@ -21,5 +21,9 @@ public record NetworkSpec(
             @JsonProperty("Label") String label,
             @JsonProperty("Value") Integer value,
             @JsonProperty("To") Integer to) {
+
+        public PortSpec {
+            to = to == null ? 0 : to; // Nomad's Port.To is an int: absent reads back as 0, never null
+        }
     }
 }

@@ -2,8 +2,9 @@ package dev.berth.driver.logs;
 
 import java.io.Closeable;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -14,7 +15,8 @@ import java.nio.file.StandardOpenOption;
  * file; when it would grow past {@code maxFileSize} the writer moves on to {@code N+1} and deletes files with an index
  * {@code <= N+1-maxFiles}, so at most {@code maxFiles} files stay on disk. On open it continues the highest existing
  * index (an agent restart does not start a new file). Writes are split at the size boundary, so no file ever exceeds
- * the limit. Not thread-safe on its own: one pump thread owns it.
+ * the limit. Every write goes straight to the file (no buffering in the JVM). Not thread-safe on its own: one pump
+ * owns it and writes to it from one thread at a time.
  */
 public final class RotatingFileWriter implements Closeable {
 
@@ -24,7 +26,7 @@ public final class RotatingFileWriter implements Closeable {
     private final long maxFileSize;
     private int index;
     private long size;
-    private OutputStream out;
+    private FileChannel out;
 
     public RotatingFileWriter(Path dir, String baseName, int maxFiles, long maxFileSize) {
         if (maxFiles < 1) {
@@ -94,17 +96,26 @@ public final class RotatingFileWriter implements Closeable {
     }
 
     public void write(byte[] bytes, int offset, int length) throws IOException {
-        while (length > 0) {
+        write(ByteBuffer.wrap(bytes, offset, length));
+    }
+
+    /**
+     * Writes the buffer's remaining bytes (a direct buffer goes to the file without a copy) and leaves it consumed.
+     */
+    public void write(ByteBuffer bytes) throws IOException {
+        int end = bytes.limit();
+        while (bytes.position() < end) {
             if (size >= maxFileSize) {
                 rotate();
             }
-            int chunk = (int) Math.min(length, maxFileSize - size);
-            out.write(bytes, offset, chunk);
+            int chunk = (int) Math.min(end - bytes.position(), maxFileSize - size);
+            bytes.limit(bytes.position() + chunk);
+            while (bytes.hasRemaining()) {
+                out.write(bytes);
+            }
             size += chunk;
-            offset += chunk;
-            length -= chunk;
+            bytes.limit(end);
         }
-        out.flush();
     }
 
     private void rotate() throws IOException {
@@ -119,8 +130,8 @@ public final class RotatingFileWriter implements Closeable {
         }
     }
 
-    private static OutputStream open(Path file) throws IOException {
-        return Files.newOutputStream(file, StandardOpenOption.CREATE, StandardOpenOption.APPEND, StandardOpenOption.WRITE);
+    private static FileChannel open(Path file) throws IOException {
+        return FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.APPEND, StandardOpenOption.WRITE);
     }
 
     @Override

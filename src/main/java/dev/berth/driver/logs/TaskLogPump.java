@@ -1,17 +1,8 @@
 package dev.berth.driver.logs;
 
-import java.io.Closeable;
-import java.io.FileOutputStream;
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
+import java.io.UncheckedIOException;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
-
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Drains one task stream from its FIFO into a {@link RotatingFileWriter} (Nomad's logmon, in-process).
@@ -21,105 +12,56 @@ import org.slf4j.LoggerFactory;
  * launcher keeps the FIFO open read-write for the task's lifetime, so the task never sees EPIPE while the agent is
  * away (its writes only wait once the 64 KiB pipe buffer is full); a restarted agent opens the FIFO again and drains on.
  *
- * <p>The pump ends at end-of-file, when every writer (task, its children, the launcher) has closed the FIFO.
- * It runs on a small-stack platform thread, because a blocking FIFO read would pin a virtual thread's carrier.
+ * <p>The pump ends at end-of-file, when every writer (task, its children, the launcher) has closed the FIFO. Bytes of
+ * one stream reach its writer in FIFO order; the writer is closed when the pump ends or is closed.
+ *
+ * <p>On 64-bit Linux every pump is a registration with one process-wide {@link EpollLogPumps epoll poller} (one
+ * platform thread for all streams, alive only while a stream is registered); elsewhere each pump is a platform thread
+ * ({@link ThreadLogPump}). Thread-safe: pumps are started and closed concurrently from any thread.
  */
-public final class TaskLogPump implements AutoCloseable {
-
-    private static final Logger log = LoggerFactory.getLogger(TaskLogPump.class);
-
-    private final Path fifo;
-    private final RotatingFileWriter writer;
-    private final CountDownLatch done = new CountDownLatch(1);
-    private final CountDownLatch opened = new CountDownLatch(1);
-    private final Thread thread;
-    private volatile Closeable in;
-    private volatile boolean closed;
-
-    private TaskLogPump(Path fifo, RotatingFileWriter writer, String threadName) {
-        this.fifo = fifo;
-        this.writer = writer;
-        this.thread = Thread.ofPlatform().name(threadName).daemon(true).stackSize(128 * 1024).unstarted(this::run);
-    }
+public sealed interface TaskLogPump extends AutoCloseable permits EpollLogPump, ThreadLogPump {
 
     /**
-     * Starts draining {@code fifo} into {@code writer}. Call before the task opens the FIFO for writing, so the
-     * task's open does not block.
+     * Starts draining {@code fifo} into {@code writer}. Call before the task opens the FIFO for writing, so the task's
+     * open does not block.
+     *
+     * @param name names the stream in thread dumps and logs ({@code berth-logs-…}): the virtual thread that drains it
+     *             while data is ready, or the fallback's platform thread
+     * @throws UncheckedIOException when the FIFO cannot be opened (the writer is closed then)
      */
-    public static TaskLogPump start(Path fifo, RotatingFileWriter writer, String threadName) {
-        TaskLogPump pump = new TaskLogPump(fifo, writer, threadName);
-        pump.thread.start();
-        return pump;
-    }
-
-    private void run() {
-        // 8 KiB per stream: two pumps per task × 2,000 tasks keep 32 MB of buffers live (32 KiB cost 128 MB);
-        // a pipe delivers at most 64 KiB per read anyway, and throughput stays far above what tasks write
-        byte[] buffer = new byte[8 * 1024];
-        ByteBuffer bb = ByteBuffer.wrap(buffer);
-        // A FileChannel, not a FileInputStream: closing a channel wakes a thread blocked in read (close() relies on that
-        // to stop a pump whose task is silent); closing a stream's descriptor does not.
-        try (FileChannel stream = FileChannel.open(fifo, StandardOpenOption.READ)) { // blocks until a writer opens the FIFO
-            in = stream;
-            opened.countDown();
-            int n;
-            while (!closed && (n = stream.read(bb.clear())) >= 0) {
-                writer.write(buffer, 0, n);
-            }
+    static TaskLogPump start(Path fifo, RotatingFileWriter writer, String name) {
+        EpollLogPumps pumps = EpollLogPumps.shared();
+        if (pumps == null) {
+            return ThreadLogPump.start(fifo, writer, name);
+        }
+        try {
+            return pumps.register(fifo, writer, name);
         } catch (IOException ex) {
-            if (!closed) {
-                log.warn("log pump for {} stopped: {}", fifo, ex.toString());
-            }
-        } finally {
             try {
                 writer.close();
-            } catch (IOException ex) {
-                log.debug("closing log writer for {}", fifo, ex);
+            } catch (IOException closing) {
+                ex.addSuppressed(closing);
             }
-            done.countDown();
+            throw new UncheckedIOException(ex);
         }
     }
 
     /**
      * Waits until the pump has the FIFO open for reading, at most {@code timeoutMillis}. Until then nothing reads the
      * FIFO: if every writer closes before that, the kernel discards what they wrote (a pipe with neither readers nor
-     * writers keeps no data), so callers that do not hold the FIFO open themselves wait here first.
+     * writers keeps no data), so callers that do not hold the FIFO open themselves wait here first. The epoll pump opens
+     * the FIFO in {@link #start}, so it returns true at once.
      */
-    public boolean awaitOpen(long timeoutMillis) throws InterruptedException {
-        return opened.await(timeoutMillis, TimeUnit.MILLISECONDS);
-    }
+    boolean awaitOpen(long timeoutMillis) throws InterruptedException;
 
-    /** Waits until the pump reached end-of-file (all writers closed), at most {@code timeoutMillis}. */
-    public boolean awaitEnd(long timeoutMillis) throws InterruptedException {
-        return done.await(timeoutMillis, TimeUnit.MILLISECONDS);
-    }
+    /** Waits until the pump reached end-of-file (all writers closed) or was closed, at most {@code timeoutMillis}. */
+    boolean awaitEnd(long timeoutMillis) throws InterruptedException;
 
     /**
-     * Stops the pump now (agent shutdown: the task keeps running and a later agent drains on). A pump still blocked in
-     * opening the FIFO is released by opening its write end once.
+     * Stops the pump now (agent shutdown: the task keeps running and a later agent drains on): bytes still in the pipe
+     * stay there for the next reader. Releases the pump's descriptor and closes its writer; waits at most a couple of
+     * seconds for a write in progress.
      */
     @Override
-    public void close() {
-        closed = true;
-        if (in == null) {
-            try (FileOutputStream ignored = new FileOutputStream(fifo.toFile())) {
-                // opening the write end lets the blocked open return; the closed flag then ends the loop
-            } catch (IOException ex) {
-                log.debug("releasing log pump for {}", fifo, ex);
-            }
-        }
-        Closeable stream = in;
-        if (stream != null) {
-            try {
-                stream.close();
-            } catch (IOException ex) {
-                log.debug("closing fifo {}", fifo, ex);
-            }
-        }
-        try {
-            done.await(2, TimeUnit.SECONDS);
-        } catch (InterruptedException ex) {
-            Thread.currentThread().interrupt();
-        }
-    }
+    void close();
 }

@@ -34,6 +34,21 @@ class RotatingFileWriterTest {
     }
 
     @Test
+    void aDirectBufferIsSplitAtTheSizeLimitAndConsumed() throws IOException {
+        java.nio.ByteBuffer direct = java.nio.ByteBuffer.allocateDirect(64);
+        direct.put("0123456789abcdefghijklmnopqrstuvwxy".getBytes(StandardCharsets.US_ASCII)).flip(); // 35 bytes
+        try (RotatingFileWriter writer = new RotatingFileWriter(dir, "web.stdout", 5, 10)) {
+            writer.write(direct);
+            assertThat(direct.hasRemaining()).isFalse();
+            assertThat(direct.limit()).isEqualTo(35);
+            assertThat(writer.currentIndex()).isEqualTo(3);
+        }
+        assertThat(dir.resolve("web.stdout.0")).hasContent("0123456789");
+        assertThat(dir.resolve("web.stdout.2")).hasContent("klmnopqrst");
+        assertThat(dir.resolve("web.stdout.3")).hasContent("uvwxy");
+    }
+
+    @Test
     void continuesTheHighestExistingFileAfterARestart() throws IOException {
         Files.writeString(dir.resolve("web.stderr.0"), "0123456789");
         Files.writeString(dir.resolve("web.stderr.1"), "abc");

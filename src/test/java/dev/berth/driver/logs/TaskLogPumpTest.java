@@ -4,24 +4,32 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-/** Real processes writing through a FIFO into rotating files. */
+/** Real processes writing through a FIFO into rotating files, with the epoll pump and with the thread-per-stream fallback. */
 class TaskLogPumpTest {
 
     @TempDir
     Path dir;
 
-    @Test
-    void drainsAFastWriterIntoRotatedFilesWithoutLosingBytes() throws Exception {
+    static TaskLogPump start(String kind, Path fifo, RotatingFileWriter writer, String name) {
+        TaskLogPump pump = kind.equals("epoll") ? TaskLogPump.start(fifo, writer, name) : ThreadLogPump.start(fifo, writer, name);
+        assertThat(pump).isInstanceOf(kind.equals("epoll") ? EpollLogPump.class : ThreadLogPump.class);
+        return pump;
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"epoll", "thread"})
+    void drainsAFastWriterIntoRotatedFilesWithoutLosingBytes(String kind) throws Exception {
         Path fifo = Fifo.create(dir.resolve("fifo/web.stdout.fifo"));
         assertThat(Fifo.isFifo(fifo)).isTrue();
         RotatingFileWriter writer = new RotatingFileWriter(dir.resolve("logs"), "web.stdout", 100, 64 * 1024);
-        TaskLogPump pump = TaskLogPump.start(fifo, writer, "berth-test-pump");
+        TaskLogPump pump = start(kind, fifo, writer, "berth-test-pump");
         // 2000 lines of 100 bytes: 200,000 bytes -> 4 files of 64 KiB max
         Process process = new ProcessBuilder("sh", "-c",
                 "i=0; while [ $i -lt 2000 ]; do printf '%099d\\n' $i; i=$((i+1)); done")
@@ -39,11 +47,12 @@ class TaskLogPumpTest {
         assertThat(Files.readString(dir.resolve("logs/web.stdout.3"))).endsWith(String.format("%099d%n", 1999));
     }
 
-    @Test
-    void aWriterHoldingTheFifoOpenSurvivesThePumpGoingAwayAndANewPumpDrainsOn() throws Exception {
+    @ParameterizedTest
+    @ValueSource(strings = {"epoll", "thread"})
+    void aWriterHoldingTheFifoOpenSurvivesThePumpGoingAwayAndANewPumpDrainsOn(String kind) throws Exception {
         Path fifo = Fifo.create(dir.resolve("web.stderr.fifo"));
         Path go = Fifo.create(dir.resolve("go"));
-        TaskLogPump first = TaskLogPump.start(fifo, new RotatingFileWriter(dir.resolve("logs"), "web.stderr", 3, 1024), "berth-test-pump-1");
+        TaskLogPump first = start(kind, fifo, new RotatingFileWriter(dir.resolve("logs"), "web.stderr", 3, 1024), "berth-test-pump-1");
         // the launcher keeps a read-write descriptor (3<>) so the task never gets EPIPE while no agent reads
         Process process = new ProcessBuilder("sh", "-c",
                 "exec 3<>/proc/self/fd/1; echo before; read line < " + go + "; echo after")
@@ -51,7 +60,7 @@ class TaskLogPumpTest {
         await().atMost(Duration.ofSeconds(10)).until(() -> Files.exists(dir.resolve("logs/web.stderr.0"))
                 && Files.readString(dir.resolve("logs/web.stderr.0")).equals("before\n"));
         first.close();
-        TaskLogPump second = TaskLogPump.start(fifo, new RotatingFileWriter(dir.resolve("logs"), "web.stderr", 3, 1024), "berth-test-pump-2");
+        TaskLogPump second = start(kind, fifo, new RotatingFileWriter(dir.resolve("logs"), "web.stderr", 3, 1024), "berth-test-pump-2");
         // the first pump really stopped reading (its close wakes its blocked read); the second must be reading before
         // the task writes its last line and exits, or the kernel drops that line with the last writer
         assertThat(second.awaitOpen(10_000)).isTrue();
