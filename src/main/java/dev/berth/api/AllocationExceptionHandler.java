@@ -8,8 +8,6 @@ import org.springframework.http.converter.HttpMessageNotReadableException;
 import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.RestControllerAdvice;
 
-import tools.jackson.core.JacksonException;
-
 import dev.berth.alloc.AllocExceptions.AdmissionException;
 import dev.berth.alloc.AllocExceptions.BadRequestException;
 import dev.berth.alloc.AllocExceptions.ConflictException;
@@ -30,23 +28,12 @@ class AllocationExceptionHandler {
         return pd;
     }
 
+    /** 400 naming the offending field, or 413 when the body passed the size limit (see {@link BodyProblems}). */
     @ExceptionHandler(HttpMessageNotReadableException.class)
     ProblemDetail unreadable(HttpMessageNotReadableException e) {
-        String field = null;
-        String reason = e.getMostSpecificCause().getMessage();
-        if (e.getMostSpecificCause() instanceof JacksonException je) {
-            field = jsonPath(je);
-            reason = je.getOriginalMessage();
-        } else if (e.getCause() instanceof JacksonException je) {
-            field = jsonPath(je);
-            reason = je.getOriginalMessage();
-        }
-        String body = e.getMessage() != null && e.getMessage().startsWith("Required request body is missing")
-                ? "Request body is empty" : reason;
-        ProblemDetail pd = ProblemDetail.forStatusAndDetail(HttpStatus.BAD_REQUEST, "Failed to decode body: " + body);
-        pd.setTitle("Malformed request body");
-        if (field != null) {
-            pd.setProperty("field", field);
+        ProblemDetail pd = BodyProblems.unreadable(e);
+        if (pd.getStatus() == HttpStatus.BAD_REQUEST.value()) {
+            pd.setTitle("Malformed request body");
         }
         return pd;
     }
@@ -72,18 +59,5 @@ class AllocationExceptionHandler {
     @ExceptionHandler(ConflictException.class)
     ProblemDetail conflict(ConflictException e) {
         return ProblemDetail.forStatusAndDetail(HttpStatus.CONFLICT, e.getMessage());
-    }
-
-    /** The JSON path of the offending value ({@code Job.TaskGroups[0].Tasks[0].Resources.CPU}), not Java class names. */
-    static String jsonPath(JacksonException e) {
-        StringBuilder path = new StringBuilder();
-        for (JacksonException.Reference ref : e.getPath()) {
-            if (ref.getPropertyName() != null) {
-                path.append(path.isEmpty() ? "" : ".").append(ref.getPropertyName());
-            } else if (ref.getIndex() >= 0) {
-                path.append('[').append(ref.getIndex()).append(']');
-            }
-        }
-        return path.isEmpty() ? null : path.toString();
     }
 }

@@ -25,7 +25,9 @@ import org.springframework.web.servlet.resource.NoResourceFoundException;
  * The one place that turns exceptions into RFC 9457 problem details, by exception <em>type</em>:
  * <ul>
  *   <li>{@link ApiException} and any other {@code ErrorResponse} (404, 409, …): its status and detail;</li>
- *   <li>malformed JSON, type mismatches, bean validation: 400 (Nomad's {@code Failed to decode body: …});</li>
+ *   <li>malformed JSON, type mismatches, bean validation: 400 (Nomad's {@code Failed to decode body: …}, with the
+ *       JSON path in {@code field} when known); a body over {@code berth.api.max-request-body-size}: 413
+ *       (see {@link BodyProblems});</li>
  *   <li>unknown route: 404; wrong method: 405; unsupported media type: 415 (Spring MVC's standard mapping,
  *       inherited from {@link ResponseEntityExceptionHandler});</li>
  *   <li>anything else: 500 with a generic detail; the stack trace goes to the log, never to the client.</li>
@@ -43,9 +45,8 @@ class ProblemDetailsAdvice extends ResponseEntityExceptionHandler {
     @Override
     protected ResponseEntity<Object> handleHttpMessageNotReadable(HttpMessageNotReadableException ex, HttpHeaders headers,
             HttpStatusCode status, WebRequest request) {
-        ProblemDetail body = ProblemDetail.forStatusAndDetail(HttpStatus.BAD_REQUEST,
-                "Failed to decode body: " + decodeReason(ex));
-        return handleExceptionInternal(ex, body, headers, HttpStatus.BAD_REQUEST, request);
+        ProblemDetail body = BodyProblems.unreadable(ex);
+        return handleExceptionInternal(ex, body, headers, HttpStatusCode.valueOf(body.getStatus()), request);
     }
 
     @Override
@@ -92,28 +93,14 @@ class ProblemDetailsAdvice extends ResponseEntityExceptionHandler {
     /** Everything unexpected: 500, logged with its stack trace, which the client never sees. */
     @ExceptionHandler(Exception.class)
     ResponseEntity<Object> unexpected(Exception ex, WebRequest request) {
+        RequestBodyTooLargeException tooLarge = BodyProblems.tooLargeCause(ex);
+        if (tooLarge != null) {
+            // the body was read by something other than a JSON @RequestBody: still the client's fault
+            return handleExceptionInternal(ex, BodyProblems.tooLarge(tooLarge.limit()), new HttpHeaders(),
+                    HttpStatus.CONTENT_TOO_LARGE, request);
+        }
         log.error("Request {} failed", request.getDescription(false), ex);
         ProblemDetail body = ProblemDetail.forStatusAndDetail(HttpStatus.INTERNAL_SERVER_ERROR, INTERNAL_ERROR);
         return handleExceptionInternal(ex, body, new HttpHeaders(), HttpStatus.INTERNAL_SERVER_ERROR, request);
-    }
-
-    /** The parser's own words without the echo of the source that Jackson appends. */
-    private static String decodeReason(HttpMessageNotReadableException ex) {
-        Throwable cause = ex.getMostSpecificCause();
-        String message = cause.getMessage();
-        if (message == null || message.isBlank() || cause == ex) {
-            String own = ex.getMessage();
-            if (own != null && own.startsWith("Required request body is missing")) {
-                return "Request body is empty";
-            }
-            return "malformed request body";
-        }
-        if (message.contains("No content to map")) {
-            return "Request body is empty";
-        }
-        int source = message.indexOf(" at [Source");
-        String reason = (source > 0 ? message.substring(0, source) : message).strip();
-        int newline = reason.indexOf('\n');
-        return newline > 0 ? reason.substring(0, newline).strip() : reason;
     }
 }

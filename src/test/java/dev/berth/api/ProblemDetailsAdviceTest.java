@@ -49,6 +49,12 @@ class ProblemDetailsAdviceTest {
             throw new ApiException.NotFound("Unknown allocation \"" + id + "\"");
         }
 
+        /** Reads the body itself, not through a converter: the size limit surfaces as some wrapped exception. */
+        @PutMapping("/v1/raw")
+        String raw() {
+            throw new java.io.UncheckedIOException(new RequestBodyTooLargeException(64));
+        }
+
         @GetMapping("/v1/broken")
         String broken() {
             throw new IllegalStateException("secret internal state at /var/lib/berth/x");
@@ -103,7 +109,11 @@ class ProblemDetailsAdviceTest {
         assertThat(mvc.put().uri("/v1/things/a1").contentType(MediaType.APPLICATION_JSON)
                 .content("{\"name\":\"x\",\"count\":\"many\"}"))
                 .hasStatus(HttpStatus.BAD_REQUEST)
-                .bodyJson().extractingPath("$.detail").asString().startsWith("Failed to decode body: ");
+                .bodyJson().satisfies(json -> {
+                    assertThat(json).extractingPath("$.detail")
+                            .isEqualTo("Failed to decode body: json: cannot unmarshal string into field count of type int");
+                    assertThat(json).extractingPath("$.field").isEqualTo("count");
+                });
     }
 
     @Test
@@ -143,6 +153,15 @@ class ProblemDetailsAdviceTest {
         assertThat(mvc.put().uri("/v1/things/a1").contentType(MediaType.TEXT_PLAIN).content("name=x"))
                 .hasStatus(HttpStatus.UNSUPPORTED_MEDIA_TYPE)
                 .hasContentType(MediaType.APPLICATION_PROBLEM_JSON);
+    }
+
+    @Test
+    void theBodySizeLimitIs413HoweverItIsWrapped() {
+        assertThat(mvc.put().uri("/v1/raw").contentType(MediaType.APPLICATION_JSON).content("{}"))
+                .hasStatus(HttpStatus.CONTENT_TOO_LARGE)
+                .hasContentType(MediaType.APPLICATION_PROBLEM_JSON)
+                .bodyJson().extractingPath("$.detail")
+                .isEqualTo("Request body too large: the limit is 64 bytes (berth.api.max-request-body-size)");
     }
 
     @Test
