@@ -60,6 +60,8 @@ public class RawExecDriver implements TaskDriver, AutoCloseable {
     private final Duration pollInterval;
     private final TaskOutputs outputs;
     private final LaunchTools tools;
+    /** posix_spawn + pidfd launcher (no JDK reaper thread per task); null where unavailable or when disabled. */
+    private final SpawnedChildren spawner;
     private final Map<String, RawTask> tasks = new ConcurrentHashMap<>();
     private final CgroupManager cgroups;
 
@@ -85,6 +87,7 @@ public class RawExecDriver implements TaskDriver, AutoCloseable {
         this.pollInterval = Objects.requireNonNull(pollInterval, "'pollInterval' must not be null");
         this.outputs = Objects.requireNonNull(outputs, "'outputs' must not be null");
         this.tools = LaunchTools.detect();
+        this.spawner = enabled && !Boolean.getBoolean("berth.raw-exec.process-builder") ? SpawnedChildren.createOrNull() : null;
     }
 
     @Override
@@ -143,28 +146,22 @@ public class RawExecDriver implements TaskDriver, AutoCloseable {
                 : cgroups.create(task.allocId(), task.taskName(), CgroupLimits.none());
         List<Path> cgroupProcs = cgroup.map(c -> c.dirs().values().stream().distinct().map(d -> d.resolve("cgroup.procs")).toList())
                 .orElse(List.of());
-        Process process;
+        CompletableFuture<Integer> exitValue = new CompletableFuture<>();
+        int pid;
         try {
             TaskOutputs.Target out = outputs.stdout(task);
             TaskOutputs.Target err = outputs.stderr(task);
-            ProcessBuilder pb = new ProcessBuilder(ExitShim.command(tools.setsid(), tools.envDefaultSignal(), exitFile,
-                    fifoOf(out), fifoOf(err), cgroupProcs, task.env().containsKey("PWD"), program, cfg.args()));
-            pb.environment().clear();
-            pb.environment().putAll(task.env());
-            if (workDir != null) {
-                pb.directory(workDir.toFile());
-            }
+            List<String> command = ExitShim.command(tools.setsid(), tools.envDefaultSignal(), exitFile, fifoOf(out), fifoOf(err),
+                    cgroupProcs, task.env().containsKey("PWD"), program, cfg.args());
             Files.createDirectories(exitDir);
             Files.deleteIfExists(exitFile);
-            pb.redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
-            pb.redirectOutput(redirectOf(out));
-            pb.redirectError(redirectOf(err));
-            process = pb.start();
+            pid = spawner != null
+                    ? spawner.spawn(command, task.env(), workDir, appendFileOf(out), appendFileOf(err), exitValue::complete)
+                    : startWithProcessBuilder(command, task.env(), workDir, out, err, exitValue);
         } catch (IOException ex) {
             cgroup.ifPresent(RawExecDriver::removeQuietly);
             throw new DriverException("failed to launch command with executor: " + ex.getMessage(), true, ex);
         }
-        int pid = Math.toIntExact(process.pid());
         // The start time does not change across the execs of setsid/env/sh, so reading it now is exact.
         long startTicks = ProcStat.read(pid).map(ProcStat::startTicks).orElse(-1L);
         Map<String, String> state = new LinkedHashMap<>();
@@ -176,13 +173,35 @@ public class RawExecDriver implements TaskDriver, AutoCloseable {
         TaskHandle handle = new TaskHandle(NAME, task.id(), clock.instant(), state);
         RawTask running = new RawTask(handle, pid, pid, startTicks, exitFile);
         // The cgroup goes before the exit is reported, so a restart that re-creates it never races the removal.
-        process.onExit().thenAcceptAsync(p -> {
+        exitValue.thenAcceptAsync(value -> {
             cgroup.ifPresent(RawExecDriver::removeQuietly);
-            running.exit.complete(ExitShim.toExitResult(p.exitValue()));
+            running.exit.complete(value >= 0 ? ExitShim.toExitResult(value)
+                    : ExitShim.read(exitFile).orElseGet(() -> new ExitResult(0, 0, false, "exit status of the task was lost")));
         }, RawExecDriver::startCleanupThread);
         tasks.put(task.id(), running);
         log.info("started task {} pid={} program={}", task.id(), pid, program);
         return handle;
+    }
+
+    /** The JDK path, where {@link SpawnedChildren} is not available: one JDK process-reaper thread per live task. */
+    private static int startWithProcessBuilder(List<String> command, Map<String, String> env, Path workDir,
+            TaskOutputs.Target out, TaskOutputs.Target err, CompletableFuture<Integer> exitValue) throws IOException {
+        ProcessBuilder pb = new ProcessBuilder(command);
+        pb.environment().clear();
+        pb.environment().putAll(env);
+        if (workDir != null) {
+            pb.directory(workDir.toFile());
+        }
+        pb.redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
+        pb.redirectOutput(redirectOf(out));
+        pb.redirectError(redirectOf(err));
+        Process process = pb.start();
+        process.onExit().thenAccept(p -> exitValue.complete(p.exitValue()));
+        return Math.toIntExact(process.pid());
+    }
+
+    private static Path appendFileOf(TaskOutputs.Target target) {
+        return target instanceof TaskOutputs.Target.AppendFile(Path path) ? path : null;
     }
 
     private static Path fifoOf(TaskOutputs.Target target) {
@@ -397,6 +416,9 @@ public class RawExecDriver implements TaskDriver, AutoCloseable {
     @Override
     public void close() {
         poller.shutdownNow();
+        if (spawner != null) {
+            spawner.close();
+        }
     }
 
     /** A task this driver instance started or recovered. Guarded by nothing: fields are final or volatile. */

@@ -1,0 +1,111 @@
+package dev.berth.driver.rawexec;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/** Real children through posix_spawn + pidfd: what they inherit, the statuses reported, and no JDK reaper thread. */
+class SpawnedChildrenTest {
+
+    @TempDir
+    Path dir;
+
+    private SpawnedChildren spawner;
+
+    @BeforeEach
+    void setUp() {
+        spawner = SpawnedChildren.createOrNull();
+        assertThat(spawner).as("posix_spawn + pidfd on this Linux/glibc").isNotNull();
+    }
+
+    @AfterEach
+    void tearDown() {
+        spawner.close();
+    }
+
+    @Test
+    void theChildGetsExactlyItsEnvironmentDirectoryOutputsAndNoAgentDescriptor() throws Exception {
+        Path out = dir.resolve("out");
+        Path err = dir.resolve("err");
+        Files.writeString(out, "kept\n");
+        CompletableFuture<Integer> exit = new CompletableFuture<>();
+        spawner.spawn(List.of("/bin/sh", "-c", "pwd; env | sort; ls /proc/$$/fd | sort -n | tr '\\n' ' '; echo oops >&2; read x; exit 7"),
+                Map.of("A", "1", "PATH", "/usr/bin:/bin"), dir, out, err, exit::complete);
+
+        assertThat(exit.get(10, TimeUnit.SECONDS)).isEqualTo(7); // stdin is /dev/null: read returns at once
+        List<String> lines = Files.readAllLines(out);
+        assertThat(lines.get(0)).isEqualTo("kept"); // appended, not truncated
+        assertThat(lines.get(1)).isEqualTo(dir.toString());
+        assertThat(lines).contains("A=1", "PATH=/usr/bin:/bin");
+        assertThat(lines.getLast().trim()).isEqualTo("0 1 2"); // none of the JVM's descriptors leaked
+        assertThat(Files.readString(err)).isEqualTo("oops\n");
+    }
+
+    @Test
+    void exitCodesAndSignalDeathsAreReportedAsProcessExitValue() throws Exception {
+        assertThat(run("exit 0")).isZero();
+        assertThat(run("exit 42")).isEqualTo(42);
+        assertThat(run("kill -TERM $$")).isEqualTo(128 + 15);
+        assertThat(run("kill -KILL $$")).isEqualTo(128 + 9);
+        assertThat(spawner.watched()).isZero();
+    }
+
+    @Test
+    void signalsTheAgentIgnoresAreAtTheirDefaultInTheChild() throws Exception {
+        // field SigIgn of /proc/self/status in the child: nothing ignored, whatever the JVM ignores (e.g. SIGINT in CI)
+        Path out = dir.resolve("status");
+        CompletableFuture<Integer> exit = new CompletableFuture<>();
+        spawner.spawn(List.of("/bin/grep", "-E", "^Sig(Ign|Blk)", "/proc/self/status"), Map.of(), dir, out, null, exit::complete);
+        assertThat(exit.get(10, TimeUnit.SECONDS)).isZero();
+        List<String> lines = Files.readAllLines(out);
+        assertThat(lines.get(0)).isEqualTo("SigBlk:\t0000000000000000");
+        // standard signals 1-31 all at default; glibc's spawn itself leaves its two internal real-time signals ignored
+        long ignored = Long.parseUnsignedLong(lines.get(1).substring("SigIgn:\t".length()), 16);
+        assertThat(ignored & 0xffffffffL).isZero();
+    }
+
+    @Test
+    void manyChildrenNeedNoProcessReaperThreads() throws Exception {
+        long reapersBefore = reapers();
+        List<CompletableFuture<Integer>> exits = new java.util.ArrayList<>();
+        for (int i = 0; i < 50; i++) {
+            CompletableFuture<Integer> exit = new CompletableFuture<>();
+            exits.add(exit);
+            spawner.spawn(List.of("/bin/sleep", "0.5"), Map.of(), dir, null, null, exit::complete);
+        }
+        assertThat(spawner.watched()).isEqualTo(50);
+        assertThat(reapers()).isEqualTo(reapersBefore);
+        await().atMost(Duration.ofSeconds(20)).until(() -> exits.stream().allMatch(CompletableFuture::isDone));
+        assertThat(exits).allSatisfy(e -> assertThat(e.join()).isZero());
+        assertThat(spawner.watched()).isZero();
+    }
+
+    @Test
+    void aMissingProgramIsAnIoErrorNotAChild() {
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> spawner.spawn(List.of("/nonexistent/prog"), Map.of(), dir,
+                null, null, v -> { })).isInstanceOf(java.io.IOException.class).hasMessageContaining("No such file or directory");
+        assertThat(spawner.watched()).isZero();
+    }
+
+    private int run(String script) throws Exception {
+        CompletableFuture<Integer> exit = new CompletableFuture<>();
+        spawner.spawn(List.of("/bin/sh", "-c", script), Map.of(), dir, null, null, exit::complete);
+        return exit.get(10, TimeUnit.SECONDS);
+    }
+
+    private static long reapers() {
+        return Thread.getAllStackTraces().keySet().stream().filter(t -> t.getName().contains("process reaper")).count();
+    }
+}
