@@ -11,6 +11,8 @@ import org.slf4j.LoggerFactory;
 
 import com.sun.jna.Memory;
 
+import dev.berth.driver.LinuxEpoll;
+
 /**
  * One stream registered with the {@link EpollLogPumps} poller: a non-blocking FIFO descriptor and its writer.
  *

@@ -13,10 +13,11 @@ import org.slf4j.LoggerFactory;
 import com.sun.jna.Library;
 import com.sun.jna.Memory;
 import com.sun.jna.Native;
-import com.sun.jna.Platform;
 import com.sun.jna.Pointer;
 import com.sun.jna.StringArray;
 import com.sun.jna.ptr.IntByReference;
+
+import dev.berth.driver.LinuxEpoll;
 
 /**
  * Starts launch shims with {@code posix_spawn(3)} and learns of their exits through pidfds on one epoll thread.
@@ -29,10 +30,10 @@ import com.sun.jna.ptr.IntByReference;
  *
  * <p>The child gets what {@code ProcessBuilder} gave it: stdin from {@code /dev/null}, stdout/stderr appended to a file
  * or {@code /dev/null}, the working directory, exactly the given environment, an empty signal mask, every signal at its
- * default disposition, and no descriptor
- * of the agent's beyond 0–2 ({@code posix_spawn_file_actions_addclosefrom_np}: the JVM opens many files without
- * close-on-exec). Needs glibc ≥ 2.34 and Linux ≥ 5.3 on x86-64/AArch64; {@link #available()} is false otherwise and the
- * driver keeps using {@link ProcessBuilder}.
+ * default disposition, and no descriptor of the agent's beyond 0–2 ({@code posix_spawn_file_actions_addclosefrom_np}:
+ * the JVM opens many files without close-on-exec). The epoll calls are {@link LinuxEpoll}'s, shared with the log pump.
+ * Needs glibc ≥ 2.34 and Linux ≥ 5.3 on x86-64/AArch64; {@link #createOrNull()} gives null otherwise and the driver
+ * keeps using {@link ProcessBuilder}.
  */
 final class SpawnedChildren implements AutoCloseable {
 
@@ -42,19 +43,13 @@ final class SpawnedChildren implements AutoCloseable {
     private static final int O_WRONLY = 1;
     private static final int O_CREAT = 0x40;
     private static final int O_APPEND = 0x400;
-    private static final int O_CLOEXEC = 0x80000;
     private static final short POSIX_SPAWN_SETSIGDEF = 0x04;
     private static final short POSIX_SPAWN_SETSIGMASK = 0x08;
-    private static final int EPOLLIN = 0x1;
-    private static final int EPOLL_CTL_ADD = 1;
     private static final int EINTR = 4;
     private static final int ECHILD = 10;
     private static final int WNOHANG = 1;
     private static final long SYS_PIDFD_OPEN = 434; // the same number on x86-64 and AArch64
     private static final long WAKE_TOKEN = 0;
-
-    private static final int EVENT_SIZE = Platform.isIntel() ? 12 : 16; // struct epoll_event is packed on x86-64 only
-    private static final int EVENT_DATA_OFFSET = Platform.isIntel() ? 4 : 8;
 
     interface LibC extends Library {
         int posix_spawn(IntByReference pid, String path, Pointer fileActions, Pointer attr, StringArray argv, StringArray envp);
@@ -87,16 +82,6 @@ final class SpawnedChildren implements AutoCloseable {
 
         int waitpid(int pid, IntByReference status, int options);
 
-        int epoll_create1(int flags);
-
-        int epoll_ctl(int epfd, int op, int fd, Pointer event);
-
-        int epoll_wait(int epfd, Pointer events, int maxevents, int timeout);
-
-        int eventfd(int initval, int flags);
-
-        long write(int fd, Pointer buf, long count);
-
         int close(int fd);
     }
 
@@ -110,6 +95,8 @@ final class SpawnedChildren implements AutoCloseable {
     private final Map<Long, Child> children = new ConcurrentHashMap<>();
     private final AtomicLong tokens = new AtomicLong(WAKE_TOKEN);
     private final Thread thread;
+    /** epoll_ctl scratch, used only under this object's lock. */
+    private final Memory ctl = new Memory(16);
     private volatile boolean closed;
 
     private SpawnedChildren(LibC libc, int epfd, int wakefd) {
@@ -121,7 +108,7 @@ final class SpawnedChildren implements AutoCloseable {
 
     /** The spawner, or null when this host cannot spawn this way (then use {@link ProcessBuilder}). */
     static SpawnedChildren createOrNull() {
-        if (!Platform.isLinux() || !Platform.is64Bit() || !(Platform.isIntel() || Platform.isARM())) {
+        if (!LinuxEpoll.AVAILABLE) {
             return null;
         }
         try {
@@ -134,18 +121,15 @@ final class SpawnedChildren implements AutoCloseable {
                 return null; // kernel before 5.3
             }
             libc.close((int) probe);
-            int epfd = libc.epoll_create1(O_CLOEXEC);
-            int wakefd = libc.eventfd(0, O_CLOEXEC);
-            if (epfd < 0 || wakefd < 0) {
-                return null;
-            }
+            int epfd = LinuxEpoll.epollCreate();
+            int wakefd = LinuxEpoll.eventFd();
             SpawnedChildren spawner = new SpawnedChildren(libc, epfd, wakefd);
             if (spawner.watch(wakefd, WAKE_TOKEN) != 0) {
                 return null;
             }
             spawner.thread.start();
             return spawner;
-        } catch (UnsatisfiedLinkError | RuntimeException e) {
+        } catch (UnsatisfiedLinkError | java.io.IOException | RuntimeException e) {
             log.debug("posix_spawn/pidfd not usable here; raw_exec uses ProcessBuilder: {}", e.toString());
             return null;
         }
@@ -225,17 +209,14 @@ final class SpawnedChildren implements AutoCloseable {
         }
     }
 
-    private int watch(int fd, long token) {
-        Memory event = new Memory(16);
-        event.setInt(0, EPOLLIN);
-        event.setLong(EVENT_DATA_OFFSET, token);
-        return libc.epoll_ctl(epfd, EPOLL_CTL_ADD, fd, event) == 0 ? 0 : Native.getLastError();
+    private synchronized int watch(int fd, long token) {
+        return LinuxEpoll.ctl(epfd, LinuxEpoll.EPOLL_CTL_ADD, fd, LinuxEpoll.EPOLLIN, token, ctl);
     }
 
     private void run() {
-        Memory events = new Memory((long) EVENT_SIZE * 64);
+        Memory events = new Memory((long) LinuxEpoll.EVENT_SIZE * 64);
         while (!closed) {
-            int n = libc.epoll_wait(epfd, events, 64, -1);
+            int n = LinuxEpoll.libc().epoll_wait(epfd, events, 64, -1);
             if (n < 0) {
                 if (Native.getLastError() == EINTR) {
                     continue;
@@ -244,7 +225,7 @@ final class SpawnedChildren implements AutoCloseable {
                 return;
             }
             for (int i = 0; i < n; i++) {
-                long token = events.getLong((long) i * EVENT_SIZE + EVENT_DATA_OFFSET);
+                long token = LinuxEpoll.dataAt(events, i);
                 if (token != WAKE_TOKEN) {
                     reap(token);
                 }
@@ -312,7 +293,7 @@ final class SpawnedChildren implements AutoCloseable {
         closed = true;
         Memory one = new Memory(8);
         one.setLong(0, 1);
-        libc.write(wakefd, one, 8);
+        LinuxEpoll.libc().write(wakefd, one, 8);
         try {
             thread.join(5_000);
         } catch (InterruptedException e) {

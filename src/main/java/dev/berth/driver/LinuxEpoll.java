@@ -1,4 +1,4 @@
-package dev.berth.driver.logs;
+package dev.berth.driver;
 
 import java.io.IOException;
 import java.nio.file.Path;
@@ -10,38 +10,39 @@ import com.sun.jna.Platform;
 import com.sun.jna.Pointer;
 
 /**
- * The few libc calls the epoll log pump needs ({@code open}, {@code read}, {@code close}, {@code epoll_*},
- * {@code eventfd}), through JNA. Only for 64-bit Linux on x86-64 and AArch64, whose flag values and
- * {@code struct epoll_event} layout are written down here; {@link #AVAILABLE} is false elsewhere and the pump falls back
- * to a thread per stream. Every descriptor is opened close-on-exec so task processes never inherit one.
+ * The few libc calls the epoll pollers need (the log pump's FIFOs, raw_exec's pidfds): {@code open}, {@code read},
+ * {@code write}, {@code close}, {@code epoll_*}, {@code eventfd}, through JNA. Only for 64-bit Linux on x86-64 and
+ * AArch64, whose flag values and {@code struct epoll_event} layout are written down here; {@link #AVAILABLE} is false elsewhere and the callers fall
+ * back (a thread per log stream, {@code ProcessBuilder} for raw_exec). Every descriptor is opened close-on-exec so task
+ * processes never inherit one.
  */
-final class LinuxEpoll {
+public final class LinuxEpoll {
 
-    static final int O_RDONLY = 0;
-    static final int O_NONBLOCK = 0x800;
-    static final int O_CLOEXEC = 0x80000;
-    static final int EPOLLIN = 0x1;
-    static final int EPOLLERR = 0x8;
-    static final int EPOLLHUP = 0x10;
-    static final int EPOLLONESHOT = 1 << 30;
-    static final int EPOLL_CTL_ADD = 1;
-    static final int EPOLL_CTL_DEL = 2;
-    static final int EPOLL_CTL_MOD = 3;
-    static final int EINTR = 4;
-    static final int EAGAIN = 11;
-    static final int EBADF = 9;
-    static final int ENOENT = 2;
+    public static final int O_RDONLY = 0;
+    public static final int O_NONBLOCK = 0x800;
+    public static final int O_CLOEXEC = 0x80000;
+    public static final int EPOLLIN = 0x1;
+    public static final int EPOLLERR = 0x8;
+    public static final int EPOLLHUP = 0x10;
+    public static final int EPOLLONESHOT = 1 << 30;
+    public static final int EPOLL_CTL_ADD = 1;
+    public static final int EPOLL_CTL_DEL = 2;
+    public static final int EPOLL_CTL_MOD = 3;
+    public static final int EINTR = 4;
+    public static final int EAGAIN = 11;
+    public static final int EBADF = 9;
+    public static final int ENOENT = 2;
 
     /** {@code struct epoll_event} is packed (12 bytes) on x86-64 only; elsewhere the 64-bit data is 8-byte aligned. */
-    static final int EVENT_SIZE;
-    static final int EVENT_DATA_OFFSET;
+    public static final int EVENT_SIZE;
+    public static final int EVENT_DATA_OFFSET;
 
     /** True on 64-bit Linux x86-64/AArch64 when libc's epoll could be bound and an epoll instance made. */
-    static final boolean AVAILABLE;
+    public static final boolean AVAILABLE;
 
     private static final LibC LIBC;
 
-    interface LibC extends Library {
+    public interface LibC extends Library {
         int open(String path, int flags);
 
         long read(int fd, Pointer buf, long count);
@@ -84,19 +85,19 @@ final class LinuxEpoll {
     private LinuxEpoll() {
     }
 
-    static LibC libc() {
+    public static LibC libc() {
         if (LIBC == null) {
             throw new IllegalStateException("epoll is not available on this platform");
         }
         return LIBC;
     }
 
-    static int errno() {
+    public static int errno() {
         return Native.getLastError();
     }
 
     /** Opens a FIFO's read end without waiting for a writer ({@code O_RDONLY|O_NONBLOCK|O_CLOEXEC}). */
-    static int openFifoForReading(Path fifo) throws IOException {
+    public static int openFifoForReading(Path fifo) throws IOException {
         int fd = libc().open(fifo.toString(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
         if (fd < 0) {
             throw new IOException("open " + fifo + " failed, errno " + errno());
@@ -104,7 +105,7 @@ final class LinuxEpoll {
         return fd;
     }
 
-    static int epollCreate() throws IOException {
+    public static int epollCreate() throws IOException {
         int fd = libc().epoll_create1(O_CLOEXEC);
         if (fd < 0) {
             throw new IOException("epoll_create1 failed, errno " + errno());
@@ -113,7 +114,7 @@ final class LinuxEpoll {
     }
 
     /** A non-blocking eventfd to wake the poller with. */
-    static int eventFd() throws IOException {
+    public static int eventFd() throws IOException {
         int fd = libc().eventfd(0, O_NONBLOCK | O_CLOEXEC);
         if (fd < 0) {
             throw new IOException("eventfd failed, errno " + errno());
@@ -126,17 +127,17 @@ final class LinuxEpoll {
      *
      * @return 0, or the errno of a failed call
      */
-    static int ctl(int epfd, int op, int fd, int events, long data, Memory scratch) {
+    public static int ctl(int epfd, int op, int fd, int events, long data, Memory scratch) {
         scratch.setInt(0, events);
         scratch.setLong(EVENT_DATA_OFFSET, data);
         return libc().epoll_ctl(epfd, op, fd, scratch) == 0 ? 0 : errno();
     }
 
-    static int eventsAt(Memory events, int i) {
+    public static int eventsAt(Memory events, int i) {
         return events.getInt((long) i * EVENT_SIZE);
     }
 
-    static long dataAt(Memory events, int i) {
+    public static long dataAt(Memory events, int i) {
         return events.getLong((long) i * EVENT_SIZE + EVENT_DATA_OFFSET);
     }
 }
