@@ -25,6 +25,7 @@ import dev.berth.driver.TaskHandle;
 import dev.berth.driver.cgroup.CgroupLimits;
 import dev.berth.driver.cgroup.CgroupManager;
 import dev.berth.driver.cgroup.CgroupVersion;
+import dev.berth.driver.cgroup.OomKills;
 import dev.berth.driver.cgroup.TaskCgroup;
 import dev.berth.driver.rawexec.BinaryLookup;
 import dev.berth.driver.rawexec.RawExecDriver;
