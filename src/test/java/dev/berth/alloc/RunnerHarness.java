@@ -35,6 +35,7 @@ final class RunnerHarness implements AutoCloseable {
     /** Every delay the runners asked to wait, in order. */
     final List<Duration> sleeps = new CopyOnWriteArrayList<>();
     final List<String> finished = new CopyOnWriteArrayList<>();
+    final List<String> oomKilled = new CopyOnWriteArrayList<>();
     final Path root;
     final List<AllocRunner> runners = new ArrayList<>();
     /** Hooks appended after the standard ones (set before creating runners). */
@@ -94,6 +95,11 @@ final class RunnerHarness implements AutoCloseable {
                     @Override
                     public void allocFinished(String allocId) {
                         finished.add(allocId);
+                    }
+
+                    @Override
+                    public void taskOomKilled(String allocId, String task) {
+                        oomKilled.add(allocId + "/" + task);
                     }
                 });
     }
