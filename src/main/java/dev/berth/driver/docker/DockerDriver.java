@@ -30,7 +30,7 @@ import dev.berth.driver.DriverException;
 import dev.berth.driver.DriverFingerprint;
 import dev.berth.driver.ExitResult;
 import dev.berth.driver.HealthState;
-import dev.berth.driver.Signals;
+import dev.berth.host.Signals;
 import dev.berth.driver.TaskConfig;
 import dev.berth.driver.TaskConfigValidationException;
 import dev.berth.driver.TaskDriver;

@@ -23,17 +23,17 @@ import org.slf4j.LoggerFactory;
 import dev.berth.driver.DriverException;
 import dev.berth.driver.DriverFingerprint;
 import dev.berth.driver.ExitResult;
-import dev.berth.driver.ProcStat;
+import dev.berth.host.ProcStat;
 import dev.berth.driver.ProcessSignals;
-import dev.berth.driver.Signals;
+import dev.berth.host.Signals;
 import dev.berth.driver.TaskConfig;
 import dev.berth.driver.TaskConfigValidationException;
 import dev.berth.driver.TaskDriver;
 import dev.berth.driver.TaskHandle;
 import dev.berth.driver.TaskNotFoundException;
-import dev.berth.driver.cgroup.CgroupLimits;
-import dev.berth.driver.cgroup.CgroupManager;
-import dev.berth.driver.cgroup.TaskCgroup;
+import dev.berth.host.cgroup.CgroupLimits;
+import dev.berth.host.cgroup.CgroupManager;
+import dev.berth.host.cgroup.TaskCgroup;
 
 /**
  * Nomad's {@code raw_exec}: runs the task's program as a host process, without isolation, in its own session and
