@@ -16,11 +16,11 @@ import java.util.concurrent.Executors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import dev.berth.alloc.AllocExceptions.AdmissionException;
 import dev.berth.alloc.AllocExceptions.BadRequestException;
 import dev.berth.alloc.AllocExceptions.ConflictException;
 import dev.berth.alloc.AllocExceptions.UnknownAllocException;
 import dev.berth.alloc.AllocExceptions.UnknownTaskException;
+import dev.berth.alloc.admission.AdmissionException;
 import dev.berth.alloc.admission.DeviceAdmission;
 import dev.berth.alloc.admission.NodeCapacity;
 import dev.berth.alloc.admission.PortAllocator;

@@ -6,7 +6,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 
-import dev.berth.driver.DriverException;
 
 /**
  * The Linux signal table (x86-64/arm64 numbering). Names are accepted with or without the {@code SIG} prefix and in
@@ -47,11 +46,6 @@ public final class Signals {
         }
         String upper = name.trim().toUpperCase(Locale.ROOT);
         return Optional.ofNullable(BY_NAME.get(upper.startsWith("SIG") ? upper : "SIG" + upper));
-    }
-
-    /** The signal number for a name; {@link DriverException} (not recoverable) naming it when unknown. */
-    public static int parse(String name) throws DriverException {
-        return lookup(name).orElseThrow(() -> new DriverException("unknown signal \"" + name + "\"", false));
     }
 
     /** The canonical name ({@code SIGTERM}) of a signal number, or {@code SIG<n>} when it has none. */

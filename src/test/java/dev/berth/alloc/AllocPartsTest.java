@@ -12,7 +12,7 @@ import java.util.random.RandomGenerator;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import dev.berth.alloc.AllocExceptions.AdmissionException;
+import dev.berth.alloc.admission.AdmissionException;
 import dev.berth.alloc.admission.PortAllocator;
 import dev.berth.alloc.fs.AllocDir;
 import dev.berth.alloc.runner.RunnerHarness;

@@ -11,7 +11,6 @@ import java.util.Map;
 import java.util.function.IntPredicate;
 import java.util.random.RandomGenerator;
 
-import dev.berth.alloc.AllocExceptions.AdmissionException;
 import dev.berth.alloc.spec.NetworkSpec;
 
 /**

@@ -5,7 +5,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-import dev.berth.alloc.AllocExceptions.AdmissionException;
 import dev.berth.alloc.spec.AllocationSpec;
 import dev.berth.alloc.spec.NetworkSpec;
 import dev.berth.alloc.spec.ResourcesSpec;

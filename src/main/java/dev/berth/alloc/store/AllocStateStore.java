@@ -6,6 +6,7 @@ import java.util.Optional;
 
 import dev.berth.alloc.task.TaskLocalState;
 import dev.berth.alloc.task.TaskState;
+import dev.berth.alloc.task.TaskStateStore;
 
 /**
  * Port: durable state of allocations and their tasks. Implemented in memory (tests) and with H2/JPA in {@code state}; both
@@ -16,7 +17,7 @@ import dev.berth.alloc.task.TaskState;
  * late write from a runner that is still winding down can never resurrect a destroyed allocation. Task writes for an
  * allocation that was never stored are ignored too.
  */
-public interface AllocStateStore {
+public interface AllocStateStore extends TaskStateStore {
 
     /** Inserts or replaces the allocation. False (and nothing written) if it was deleted. */
     boolean putAlloc(AllocRecord alloc);
@@ -26,11 +27,13 @@ public interface AllocStateStore {
     /** Every stored (not deleted) allocation. */
     List<AllocRecord> allocs();
 
+    @Override
     boolean putTaskState(String allocId, String taskName, TaskState state);
 
     /** Task states by task name. */
     Map<String, TaskState> taskStates(String allocId);
 
+    @Override
     boolean putTaskLocalState(String allocId, String taskName, TaskLocalState state);
 
     Optional<TaskLocalState> taskLocalState(String allocId, String taskName);

@@ -7,7 +7,6 @@ import java.util.Map;
 import java.util.function.Function;
 
 import dev.berth.alloc.fs.AllocDir;
-import dev.berth.alloc.store.AllocStateStore;
 import dev.berth.alloc.spec.AllocationSpec;
 import dev.berth.alloc.spec.TaskGroupSpec;
 import dev.berth.alloc.spec.TaskSpec;
@@ -23,7 +22,7 @@ import dev.berth.driver.TaskDriver;
  * @param restoredLocal  the persisted local state (driver handle, hook done-flags) when restored, else null
  */
 public record TaskRunnerContext(AllocationSpec alloc, TaskGroupSpec group, TaskSpec task, AllocDir allocDir, TaskDriver driver,
-                                List<TaskHooks.TaskHook> hooks, AllocStateStore store, RestartTracking tracker,
+                                List<TaskHooks.TaskHook> hooks, TaskStateStore store, RestartTracking tracker,
                                 TaskCoordinator coordinator, Clock clock, Sleeper sleeper, Duration maxKillTimeout,
                                 Function<TaskHookContext, Map<String, String>> envBuilder, TaskListener listener,
                                 TaskState restoredState, dev.berth.alloc.task.TaskLocalState restoredLocal) {

@@ -1,7 +1,5 @@
 package dev.berth.host.cgroup;
 
-import dev.berth.driver.TaskConfig;
-
 /**
  * Resource limits written into a task cgroup. Zero means "not set" for every field.
  *
@@ -24,11 +22,6 @@ public record CgroupLimits(long memoryBytes, long memoryMaxBytes, long cpuShares
 
     public static CgroupLimits none() {
         return new CgroupLimits(0, 0, 0, 0);
-    }
-
-    /** The limits a task asks for ({@code memoryMb}, {@code memoryMaxMb}, {@code cpuMhz}); no pids limit. */
-    public static CgroupLimits of(TaskConfig task) {
-        return new CgroupLimits(task.memoryMb() * MIB, task.memoryMaxMb() * MIB, task.cpuMhz(), 0);
     }
 
     /** The enforced memory ceiling: {@code memory_max} when set, else {@code memory}; 0 when unlimited. */

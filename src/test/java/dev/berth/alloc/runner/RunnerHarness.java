@@ -10,7 +10,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.random.RandomGenerator;
 
-import dev.berth.alloc.AllocExceptions;
+import dev.berth.alloc.admission.AdmissionException;
 import dev.berth.alloc.admission.PortAllocator;
 import dev.berth.alloc.admission.ResourceAssignment;
 import dev.berth.alloc.fs.AllocDir;
@@ -119,7 +119,7 @@ public final class RunnerHarness implements AutoCloseable {
         if (ports != null) {
             try {
                 withDefaults = ResourceAssignment.assign(withDefaults, ports);
-            } catch (AllocExceptions.AdmissionException e) {
+            } catch (AdmissionException e) {
                 throw new IllegalStateException(e);
             }
         }
