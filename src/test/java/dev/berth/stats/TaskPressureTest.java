@@ -9,8 +9,8 @@ import java.util.stream.Stream;
 
 import dev.berth.config.BerthMetrics;
 import dev.berth.config.MetricsNaming;
-import dev.berth.driver.cgroup.CgroupVersion;
-import dev.berth.driver.cgroup.TaskCgroup;
+import dev.berth.host.cgroup.CgroupVersion;
+import dev.berth.host.cgroup.TaskCgroup;
 import dev.berth.stats.TaskStatsTarget.TaskKey;
 import dev.berth.support.Promtool;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
