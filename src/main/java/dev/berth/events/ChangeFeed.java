@@ -82,7 +82,8 @@ public class ChangeFeed {
     /** The highest index below which (inclusive) every reserved index has been published or abandoned. */
     public long horizon() {
         synchronized (reserveLock) {
-            Long lowest = inFlight.isEmpty() ? null : inFlight.first();
+            // ceiling, not isEmpty() + first(): a publish removes its index outside the lock, so the set may empty in between
+            Long lowest = inFlight.ceiling(Long.MIN_VALUE);
             return lowest == null ? nodeIndex.current() : lowest - 1;
         }
     }

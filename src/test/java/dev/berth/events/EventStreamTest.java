@@ -159,6 +159,26 @@ class EventStreamTest {
     }
 
     @Test
+    void theHorizonCanBeReadWhilePublishesFinishConcurrently() throws Exception {
+        // a publish removes its index from the in-flight set outside the reserve lock; horizon() must not trip on it
+        AtomicBoolean done = new AtomicBoolean();
+        CompletableFuture<Void> reader = CompletableFuture.runAsync(() -> {
+            while (!done.get()) {
+                feed.horizon();
+            }
+        }, r -> Thread.ofPlatform().start(r));
+        Thread writer = Thread.ofPlatform().start(() -> {
+            for (int i = 0; i < 50_000; i++) {
+                alloc("h" + i);
+            }
+        });
+        writer.join();
+        done.set(true);
+        reader.get(30, TimeUnit.SECONDS);
+        assertThat(feed.horizon()).isEqualTo(50_000);
+    }
+
+    @Test
     void filtersByTopicKeyFilterKeyAndNamespace() {
         EventFilter byAlloc = EventFilter.parse(List.of("Allocation:a1"), null, c -> List.of("job-" + c.key()));
         EventFilter byJob = EventFilter.parse(List.of("Allocation:job-a2"), null, c -> List.of("job-" + c.key()));
