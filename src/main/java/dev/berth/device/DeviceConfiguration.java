@@ -54,6 +54,26 @@ class DeviceConfiguration {
     }
 
     @Bean
+    DeviceUsage deviceUsage(DeviceStatsIndex index, DeviceAllocator allocator, ObjectProvider<ProcessOwners> owners,
+            ObjectProvider<ForeignProcessListener> foreignListeners) {
+        // resolved per call: the owners and listeners live in features that depend on this package
+        ProcessOwners lazyOwners = (pids, allocIds) -> owners.getIfAvailable(() -> ProcessOwners.NONE).owners(pids, allocIds);
+        ForeignProcessListener lazyListener = (id, group, process, holder) -> foreignListeners.orderedStream()
+                .forEach((listener) -> listener.foreignProcess(id, group, process, holder));
+        return new DeviceUsage(index, allocator, lazyOwners, List.of(lazyListener));
+    }
+
+    @Bean
+    DeviceStatsView deviceStatsView(DeviceAllocator allocator, DeviceUsage usage, DeviceManager manager) {
+        return new DeviceStatsView(allocator, usage, manager);
+    }
+
+    @Bean
+    DeviceUsageMetrics deviceUsageMetrics(BerthMetrics metrics, DeviceUsage usage, BerthProperties berth) {
+        return new DeviceUsageMetrics(metrics, usage, berth.telemetry().allocationLabels());
+    }
+
+    @Bean
     @ConditionalOnProperty(name = "berth.devices.example.enabled", havingValue = "true")
     ExampleDevicePlugin exampleDevicePlugin(DeviceProperties properties, Clock clock) {
         return new ExampleDevicePlugin(properties.example(), Sleeper.system(), clock);
@@ -63,6 +83,7 @@ class DeviceConfiguration {
     @ConditionalOnProperty(name = "berth.devices.nvidia.enabled", havingValue = "true")
     NvidiaDevicePlugin nvidiaDevicePlugin(DeviceProperties properties, Clock clock) {
         return new NvidiaDevicePlugin(properties.nvidia().smiPath(), properties.nvidia().fingerprintPeriod(),
-                properties.callTimeout(), properties.nvidia().ignoredGpuIds(), Sleeper.system(), clock);
+                properties.callTimeout(), properties.nvidia().ignoredGpuIds(), Sleeper.system(), clock)
+                .withProcessStats(properties.nvidia().processStats(), properties.nvidia().pmon());
     }
 }
