@@ -120,6 +120,7 @@ public class DeviceUsage {
             for (DeviceProcess process : processes) {
                 TaskRef task = owner.get(process.pid());
                 if (task != null && task.allocId().equals(holder.task().allocId())) {
+                    task = new TaskRef(task.allocId(), holder.task().job(), task.task()); // one job label per allocation
                     byInstance.computeIfAbsent(id, (k) -> new LinkedHashMap<>())
                             .merge(task, new Use(0, false, null, 0).plus(process), (a, b) -> a.plus(process));
                 }
