@@ -44,13 +44,9 @@ public class TaskProcessOwners implements ProcessOwners, TaskPoststartHook, Task
     private final ConcurrentHashMap<String, Map<String, TaskStatsTarget>> byAlloc = new ConcurrentHashMap<>();
 
     TaskProcessOwners(DeviceAllocator allocator, CgroupManager cgroups) {
-        this(allocator, cgroups, Path.of("/proc"));
-    }
-
-    TaskProcessOwners(DeviceAllocator allocator, CgroupManager cgroups, Path proc) {
         this.allocator = allocator;
         this.cgroups = cgroups;
-        this.proc = proc;
+        this.proc = Path.of("/proc");
     }
 
     @Override
