@@ -123,7 +123,7 @@ class NvidiaGpuAgentTest {
         assertThat(json.readTree(put.body()).path("AllocatedResources").path("Tasks").path("t1").path("Devices").toString()).contains(A);
 
         // dcgm-exporter's view of the mapping directory: GPU index 0 is held by this allocation
-        await().untilAsserted(() -> assertThat(mappingDir.resolve("0")).hasContent(a));
+        await().untilAsserted(() -> assertThat(mappingDir.resolve("0")).hasContent(a + "\n"));
 
         long t1 = pidOf(a, "t1", "pid");
         long t1Child = pidOf(a, "t1", "child");
