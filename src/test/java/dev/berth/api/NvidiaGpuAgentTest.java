@@ -80,9 +80,12 @@ class NvidiaGpuAgentTest {
 
     @AfterEach
     void cleanUp() throws Exception {
+        Files.deleteIfExists(smiDir.resolve("hide"));
         for (String id : created) {
             Http.send(port, "DELETE", "/v1/client/allocation/" + id, null);
         }
+        // the next test needs the GPU free again
+        await().untilAsserted(() -> assertThat(send("GET", "/v1/client/devices/reservations", null).body()).isEqualTo("[]"));
     }
 
     HttpResponse<String> send(String method, String path, String body) throws Exception {
@@ -91,6 +94,10 @@ class NvidiaGpuAgentTest {
 
     /** t1 holds a T4 and runs a second process (a child of its shell); t2 holds no GPU but uses t1's (same alloc). */
     static String alloc(String id) {
+        return alloc(id, "restart");
+    }
+
+    static String alloc(String id, String policy) {
         String t1 = """
                 {"Name":"t1","Driver":"raw_exec","KillTimeout":1000000000,
                  "Config":{"command":"/bin/sh","args":["-c","sleep 600 & echo $! > \\"$NOMAD_TASK_DIR/child\\"; echo $$ > \\"$NOMAD_TASK_DIR/pid\\"; wait"]},
@@ -102,9 +109,9 @@ class NvidiaGpuAgentTest {
         return """
                 {"ID":"%s","Name":"train.g[0]","JobID":"train","AllocModifyIndex":1,"DesiredStatus":"run","TaskGroup":"g",
                  "Job":{"ID":"train","Name":"train","Type":"service","TaskGroups":[{"Name":"g","Count":1,
-                   "Meta":{"berth.devices.on-unhealthy":"restart"},
+                   "Meta":{"berth.devices.on-unhealthy":"%s"},
                    "RestartPolicy":{"Attempts":3,"Interval":600000000000,"Delay":1000000,"Mode":"fail"},
-                   "Tasks":[%s,%s]}]}}""".formatted(id, t1, t2);
+                   "Tasks":[%s,%s]}]}}""".formatted(id, policy, t1, t2);
     }
 
     long pidOf(String alloc, String task, String file) throws IOException {
@@ -188,5 +195,29 @@ class NvidiaGpuAgentTest {
         // destroyed: the mapping file goes
         send("DELETE", "/v1/client/allocation/" + a, null);
         await().untilAsserted(() -> assertThat(mappingDir.resolve("0")).doesNotExist());
+    }
+
+    @Test
+    void theFailPolicyFailsTheTaskAndAnUnknownPolicyIsRefused() throws Exception {
+        await().untilAsserted(() -> assertThat(send("GET", "/v1/client/devices", null).body()).contains(A));
+        String bad = UUID.randomUUID().toString();
+        HttpResponse<String> refused = send("PUT", "/v1/client/allocation/" + bad, alloc(bad, "reboot"));
+        assertThat(refused.statusCode()).as(refused.body()).isEqualTo(400);
+        assertThat(refused.body()).contains("must be one of none, restart, fail, was \\\"reboot\\\"");
+        assertThat(send("GET", "/v1/client/devices/reservations", null).body()).isEqualTo("[]");
+
+        String a = UUID.randomUUID().toString();
+        HttpResponse<String> put = send("PUT", "/v1/client/allocation/" + a, alloc(a, "fail"));
+        assertThat(put.statusCode()).as(put.body()).isEqualTo(200);
+        created.add(a);
+        pidOf(a, "t1", "pid");
+
+        Files.writeString(smiDir.resolve("hide"), A + "\n");
+        await().untilAsserted(() -> {
+            JsonNode t1 = json.readTree(send("GET", "/v1/allocation/" + a, null).body()).path("TaskStates").path("t1");
+            assertThat(t1.path("State").asString()).isEqualTo("dead");
+            assertThat(t1.path("Failed").asBoolean()).isTrue();
+            assertThat(t1.path("Events").toString()).contains("Device Unhealthy", "\"FailsTask\":true");
+        });
     }
 }
