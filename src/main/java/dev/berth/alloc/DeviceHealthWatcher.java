@@ -38,7 +38,7 @@ import dev.berth.device.TaskRef;
  * the hold-down is the same outage (no new event, no new action), so a flapping device does not restart a task in a loop.
  */
 @Component
-public class DeviceHealthWatcher implements DeviceUpdateListener, DisposableBean {
+public class DeviceHealthWatcher implements DeviceUpdateListener, DisposableBean, org.springframework.context.SmartLifecycle {
 
     public static final String DEVICE_UNHEALTHY = "Device Unhealthy";
 
@@ -53,6 +53,10 @@ public class DeviceHealthWatcher implements DeviceUpdateListener, DisposableBean
     private final DeviceProperties properties;
 
     private final Clock clock;
+
+    private final dev.berth.device.DeviceManager devices;
+
+    private volatile boolean running;
 
     private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(
             Thread.ofVirtual().name("berth-device-health").factory());
@@ -70,7 +74,9 @@ public class DeviceHealthWatcher implements DeviceUpdateListener, DisposableBean
 
     private final Map<String, Outage> outages = new HashMap<>();
 
-    public DeviceHealthWatcher(DeviceAllocator allocator, AllocManager allocs, DeviceProperties properties, Clock clock) {
+    public DeviceHealthWatcher(DeviceAllocator allocator, AllocManager allocs, DeviceProperties properties, Clock clock,
+            dev.berth.device.DeviceManager devices) {
+        this.devices = devices;
         this.allocator = allocator;
         this.allocs = allocs;
         this.properties = properties;
@@ -95,9 +101,9 @@ public class DeviceHealthWatcher implements DeviceUpdateListener, DisposableBean
             Outage outage = outages.get(id);
             if (!healthy) {
                 String reason = instance == null ? DeviceStatsView.GONE : instance.healthDescription();
-                if (outage == null) {
+                if (outage == null && unhealthy(id, holder.task(), reason)) {
+                    // remembered only once told: a restored allocation whose runner is not back yet is told later
                     outages.put(id, new Outage(holder.task()));
-                    unhealthy(id, holder.task(), reason);
                 }
                 else if (!outage.unhealthy) {
                     outage.unhealthy = true; // relapse within the hold-down: the same outage
@@ -121,20 +127,21 @@ public class DeviceHealthWatcher implements DeviceUpdateListener, DisposableBean
                 id, null, false)));
     }
 
-    private void unhealthy(String id, TaskRef holder, String reason) {
+    /** Tells the holder and applies the policy; false when its runner is not there (yet). */
+    private boolean unhealthy(String id, TaskRef holder, String reason) {
         var runner = allocs.runnerOf(holder.allocId());
         if (runner.isEmpty()) {
-            return;
+            return false;
         }
         OnUnhealthy policy = policy(runner.get().record().spec().group().orElse(null));
         TaskRunner task = runner.get().task(holder.task());
         if (task == null) {
-            return;
+            return false;
         }
         String message = "Device " + id + " is unhealthy: " + reason;
         task.emit(event(DEVICE_UNHEALTHY, message, id, reason, policy == OnUnhealthy.FAIL));
         if (policy == OnUnhealthy.NONE || runner.get().record().spec().desiredTerminal()) {
-            return;
+            return true;
         }
         Thread.ofVirtual().name("berth-device-unhealthy-" + holder.task()).start(() -> {
             try {
@@ -155,6 +162,7 @@ public class DeviceHealthWatcher implements DeviceUpdateListener, DisposableBean
                 log.warn("device policy {} failed: alloc={} task={}", policy, holder.allocId(), holder.task(), ex);
             }
         });
+        return true;
     }
 
     /** The group's Meta override, else the agent's setting; an unknown Meta value falls back to the setting. */
@@ -176,6 +184,28 @@ public class DeviceHealthWatcher implements DeviceUpdateListener, DisposableBean
         }
         details.put("message", message);
         return new TaskEvent(type, clock.instant(), message, details, fails, 0, 0, 0, 0);
+    }
+
+    /** After start-up (allocations restored): devices that were lost while the agent was down are told now. */
+    @Override
+    public void start() {
+        running = true;
+        devicesUpdated(devices.devices());
+    }
+
+    @Override
+    public void stop() {
+        running = false;
+    }
+
+    @Override
+    public boolean isRunning() {
+        return running;
+    }
+
+    @Override
+    public int getPhase() {
+        return Integer.MAX_VALUE - 1000;
     }
 
     @Override
