@@ -201,11 +201,4 @@ class StartupConfigurationFailureTest {
                 .isNull();
     }
 
-    @Test
-    void unknownDeviceHealthPolicyListsTheAllowedValues() {
-        FailureAnalysis analysis = invalid(start("--berth.devices.on-unhealthy=reboot"));
-
-        assertThat(analysis).isNotNull();
-        assertThat(analysis.getDescription()).contains("'berth.devices.on-unhealthy' = 'reboot'").contains("none, restart, fail");
-    }
 }
