@@ -8,7 +8,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 
 import org.slf4j.Logger;
@@ -61,18 +60,7 @@ public class DeviceHealthWatcher implements DeviceUpdateListener, DisposableBean
     private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(
             Thread.ofVirtual().name("berth-device-health").factory());
 
-    /** Outage of a held instance: unhealthy now, or healthy again and waiting out the hold-down. */
-    private static final class Outage {
-        final TaskRef holder;
-        boolean unhealthy = true;
-        ScheduledFuture<?> recovery;
-
-        Outage(TaskRef holder) {
-            this.holder = holder;
-        }
-    }
-
-    private final Map<String, Outage> outages = new HashMap<>();
+    private final DeviceOutages outages;
 
     public DeviceHealthWatcher(DeviceAllocator allocator, AllocManager allocs, DeviceProperties properties, Clock clock,
             dev.berth.device.DeviceManager devices) {
@@ -81,50 +69,29 @@ public class DeviceHealthWatcher implements DeviceUpdateListener, DisposableBean
         this.allocs = allocs;
         this.properties = properties;
         this.clock = clock;
+        this.outages = new DeviceOutages(properties.healthHoldDown());
     }
 
     @Override
     public synchronized void devicesUpdated(List<DeviceGroup> devices) {
-        Map<String, DeviceInstance> instances = DeviceStatsView.instances(devices);
-        Map<String, DeviceAllocator.Holder> holders = allocator.holders();
-        outages.entrySet().removeIf((entry) -> {
-            DeviceAllocator.Holder holder = holders.get(entry.getKey());
-            boolean released = holder == null || !holder.task().equals(entry.getValue().holder);
-            if (released && entry.getValue().recovery != null) {
-                entry.getValue().recovery.cancel(false);
+        Map<String, TaskRef> holders = new HashMap<>();
+        allocator.holders().forEach((id, holder) -> holders.put(id, holder.task()));
+        for (DeviceOutages.Notice notice : outages.update(holders, DeviceStatsView.instances(devices), clock.instant())) {
+            if (!unhealthy(notice.instanceId(), notice.holder(), notice.reason())) {
+                // a restored allocation whose runner is not back yet: told on a later update
+                outages.forget(notice.instanceId());
             }
-            return released;
-        });
-        holders.forEach((id, holder) -> {
-            DeviceInstance instance = instances.get(id);
-            boolean healthy = instance != null && instance.healthy();
-            Outage outage = outages.get(id);
-            if (!healthy) {
-                String reason = instance == null ? DeviceStatsView.GONE : instance.healthDescription();
-                if (outage == null && unhealthy(id, holder.task(), reason)) {
-                    // remembered only once told: a restored allocation whose runner is not back yet is told later
-                    outages.put(id, new Outage(holder.task()));
-                }
-                else if (!outage.unhealthy) {
-                    outage.unhealthy = true; // relapse within the hold-down: the same outage
-                    outage.recovery.cancel(false);
-                    outage.recovery = null;
-                }
-            }
-            else if (outage != null && outage.unhealthy) {
-                outage.unhealthy = false;
-                outage.recovery = timer.schedule(() -> recovered(id, outage), properties.healthHoldDown().toNanos(), TimeUnit.NANOSECONDS);
-            }
-        });
+        }
+        if (outages.waitingForRecovery()) {
+            timer.schedule(this::recoveries, properties.healthHoldDown().toNanos(), TimeUnit.NANOSECONDS);
+        }
     }
 
-    private synchronized void recovered(String id, Outage outage) {
-        if (outages.get(id) != outage || outage.unhealthy) {
-            return;
+    private synchronized void recoveries() {
+        for (DeviceOutages.Notice notice : outages.due(clock.instant())) {
+            taskRunner(notice.holder()).ifPresent((runner) -> runner.emit(event(DEVICE_HEALTHY,
+                    "Device " + notice.instanceId() + " is healthy again", notice.instanceId(), null, false)));
         }
-        outages.remove(id);
-        taskRunner(outage.holder).ifPresent((runner) -> runner.emit(event(DEVICE_HEALTHY, "Device " + id + " is healthy again",
-                id, null, false)));
     }
 
     /** Tells the holder and applies the policy; false when its runner is not there (yet). */
