@@ -17,7 +17,7 @@ import org.springframework.stereotype.Component;
  * Parallel shrink only at a full GC; G1, ZGC and Shenandoah uncommit on their own and are left alone). The shipped
  * {@code bin/jvm.options} use Serial, the smallest collector for a daemon this size.
  *
- * <p>Every {@link #PERIOD}: when no collection ran during the last period (nothing allocates much: no starts, no
+ * <p>Every {@link #PERIOD} (the first three times after {@link #FIRST_PERIOD}): when no collection ran during the last period (nothing allocates much: no starts, no
  * destroys, no request bursts) and the committed heap grew by half since the last trim, it asks for one full GC; with
  * {@code -XX:MaxHeapFreeRatio} the JVM then uncommits the free part. After start that sheds the start-up garbage;
  * after allocations are destroyed it returns what they used. It runs at most once per quiet phase. Off with
@@ -27,6 +27,9 @@ import org.springframework.stereotype.Component;
 public class HeapTrimmer implements SmartLifecycle {
 
     static final Duration PERIOD = Duration.ofSeconds(60);
+    /** The first looks come sooner, so the start-up garbage is shed soon after the agent is ready. */
+    static final Duration FIRST_PERIOD = Duration.ofSeconds(10);
+    private static final int FIRST_LOOKS = 3;
     private static final long SLACK_BYTES = 16L << 20;
     private static final Set<String> SELF_SHRINKING = Set.of("G1", "ZGC", "Shenandoah");
     private static final Logger log = LoggerFactory.getLogger(HeapTrimmer.class);
@@ -34,7 +37,7 @@ public class HeapTrimmer implements SmartLifecycle {
     private final MemoryMXBean memory = ManagementFactory.getMemoryMXBean();
     private final List<GarbageCollectorMXBean> collectors = ManagementFactory.getGarbageCollectorMXBeans();
     private volatile Thread thread;
-    private long lastCollections = -1;
+    private long lastCollections;
     private long committedAfterTrim;
 
     @Override
@@ -42,13 +45,14 @@ public class HeapTrimmer implements SmartLifecycle {
         if (!Boolean.parseBoolean(System.getProperty("berth.heap-trim", "true")) || selfShrinking()) {
             return;
         }
+        lastCollections = collections();
         thread = Thread.ofVirtual().name("berth-heap-trim").start(this::run);
     }
 
     private void run() {
         try {
-            while (!Thread.currentThread().isInterrupted()) {
-                Thread.sleep(PERIOD);
+            for (int looks = 0; !Thread.currentThread().isInterrupted(); looks++) {
+                Thread.sleep(looks < FIRST_LOOKS ? FIRST_PERIOD : PERIOD);
                 check();
             }
         } catch (InterruptedException stopping) {
@@ -96,5 +100,11 @@ public class HeapTrimmer implements SmartLifecycle {
     @Override
     public boolean isRunning() {
         return thread != null;
+    }
+
+    /** Last to start: the start-up's own collections are over by then. */
+    @Override
+    public int getPhase() {
+        return Integer.MAX_VALUE - 1;
     }
 }
