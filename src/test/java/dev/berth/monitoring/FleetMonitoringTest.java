@@ -50,7 +50,7 @@ class FleetMonitoringTest {
     private static final long TASK_MEMORY_MB = 64;
 
     @TempDir
-    Path tmp;
+    static Path tmp;
     private final List<AgentJvm> agents = new ArrayList<>();
     private PrometheusServer prometheus;
     private AgentJvm nodeB;
