@@ -76,7 +76,7 @@
     const opts = (title, series, unit) => ({
       width, height: 170, legend: { live: false },
       scales: { x: { time: true } },
-      axes: [{}, { values: (u, vals) => vals.map((v) => unit(v)), size: 70 }],
+      axes: [{}, { values: (u, vals) => vals.map((v) => unit(v)), size: 84 }],
       series: [{}, ...series],
     });
     const cpu = new uPlot(opts("CPU", [{ label: "CPU %", stroke: "#0a5cc2", width: 2, fill: "rgba(10,92,194,.12)" }],
@@ -239,6 +239,13 @@
     document.getElementById("stop-button").addEventListener("click", () => {
       if (!confirm("Stop allocation " + allocId + "? Its tasks are killed.")) return;
       act("Stop", async () => {
+        // Nomad's stop endpoint where the agent has it; else Berth's own way: an update with DesiredStatus=stop
+        try {
+          await Berth.api("/v1/allocation/" + encodeURIComponent(allocId) + "/stop", { method: "POST" });
+          return;
+        } catch (e) {
+          if (e.status !== 404 && e.status !== 405) throw e;
+        }
         const { body: current } = await Berth.getJson("/v1/allocation/" + encodeURIComponent(allocId));
         current.DesiredStatus = "stop";
         current.AllocModifyIndex = (current.AllocModifyIndex || 0) + 1;

@@ -175,12 +175,14 @@ class FleetMonitoringTest {
             assertThat(byLabel("node:berth_allocations:count{status=\"running\"}", "node"))
                     .isEqualTo(Map.of("node-a", 1.0, "node-b", 1.0, "node-c", 1.0));
             // per-task series add up to the node and datacenter figures
-            assertThat(prometheus.query("sum(task:berth_memory:bytes)").getFirst().value())
-                    .isEqualTo(prometheus.query("sum(datacenter:berth_tasks_memory:bytes)").getFirst().value());
-            assertThat(prometheus.query("count(task:berth_memory:bytes)").getFirst().value()).isEqualTo(3.0);
+            assertThat(value("sum(task:berth_memory:bytes)")).isEqualTo(value("sum(datacenter:berth_tasks_memory:bytes)"));
+            assertThat(value("count(task:berth_memory:bytes)")).isEqualTo(3.0);
             // the devices of node-a: two GPUs from nvidia-smi (one drops out after the first call) and two example files
             assertThat(byLabel("node:berth_devices_unhealthy:count{type=\"file\"}", "node")).isEqualTo(Map.of("node-a", 1.0));
-            assertThat(prometheus.query("device:berth_device_utilization:ratio{instance=~\"GPU-aaaa.*\"}").getFirst().value()).isCloseTo(0.37, within(1e-9));
+            assertThat(prometheus.query("device:berth_device_utilization:ratio{device=~\"GPU-aaaa.*\"}")).singleElement()
+                    .satisfies((s) -> assertThat(s.value()).isCloseTo(0.37, within(1e-9)));
+            assertThat(prometheus.query("device:berth_device_memory_used:bytes{device=~\"GPU-aaaa.*\"}")).singleElement()
+                    .satisfies((s) -> assertThat(s.value()).isEqualTo(1024.0 * 1024 * 1024));
         });
     }
 
@@ -200,6 +202,12 @@ class FleetMonitoringTest {
             assertThat(down.getFirst().label("alertstate")).isIn("pending", "firing");
             assertThat(byLabel("datacenter:berth_nodes_up:count", "datacenter")).isEqualTo(Map.of("dc1", 1.0, "dc2", 1.0));
         });
+    }
+
+    private double value(String query) throws IOException {
+        List<Series> result = prometheus.query(query);
+        assertThat(result).as(query).hasSize(1);
+        return result.getFirst().value();
     }
 
     private Map<String, Double> byLabel(String query, String label) throws IOException {

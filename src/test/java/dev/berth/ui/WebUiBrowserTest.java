@@ -214,6 +214,18 @@ class WebUiBrowserTest {
             assertThat(text("[data-task=api] .task-state")).isEqualTo("running");
         });
         browser.screenshot("allocation-restarted");
+
+        // stop, after confirming: the tasks are killed and the allocation completes
+        find("#stop-button").click();
+        eventually().until(() -> {
+            browser.driver.switchTo().alert().accept();
+            return true;
+        });
+        eventually().untilAsserted(() -> {
+            assertThat(text("#action-result")).contains("Stop: done.");
+            assertThat(text("#alloc-facts")).contains("complete");
+            assertThat(text("[data-task=api] .task-state")).isEqualTo("dead");
+        });
     }
 
     /** Waits for what a person would wait for; an element not on the page yet is just not there yet. */
