@@ -19,6 +19,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
+import org.openqa.selenium.Keys;
 import org.openqa.selenium.WebDriverException;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.support.ui.Select;
@@ -133,6 +134,23 @@ class WebUiBrowserTest {
     }
 
     @Test
+    void pagesLoadWithoutATokenButTheirDataDoesNot() throws Exception {
+        HttpClient anonymous = HttpClient.newBuilder().followRedirects(HttpClient.Redirect.NEVER).build();
+        HttpResponse<String> root = anonymous.send(HttpRequest.newBuilder(URI.create(url("/ui"))).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(root.statusCode()).isEqualTo(302);
+        assertThat(root.headers().firstValue("Location")).hasValueSatisfying((l) -> assertThat(l).endsWith("/ui/"));
+        for (String page : List.of("/ui/", "/ui/allocations/" + ticker, "/ui/berth.js", "/ui/vendor/uplot/uPlot.iife.min.js")) {
+            HttpResponse<String> r = anonymous.send(HttpRequest.newBuilder(URI.create(url(page))).build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(r.statusCode()).as(page).isEqualTo(200);
+            assertThat(r.body()).as(page).doesNotContain(ticker.substring(9)); // no data in the pages themselves
+        }
+        assertThat(anonymous.send(HttpRequest.newBuilder(URI.create(url("/ui/nope.js"))).build(), HttpResponse.BodyHandlers.ofString())
+                .statusCode()).isEqualTo(404);
+        assertThat(anonymous.send(HttpRequest.newBuilder(URI.create(url("/v1/client/allocations"))).build(), HttpResponse.BodyHandlers.ofString())
+                .statusCode()).isEqualTo(403);
+    }
+
+    @Test
     void nodePageAsksForATokenThenShowsTheNodeAndItsAllocationsLive() throws Exception {
         browser.driver.get(url("/ui/"));
         // ACLs are on and this browser has no token: the page asks for one
@@ -147,8 +165,8 @@ class WebUiBrowserTest {
             assertThat(text("#allocs")).contains("ticker").contains("hog").contains("api").contains("cache");
             assertThat(text("#host-gauges")).contains("CPU").contains("Memory");
         });
-        // sort by memory: the hog comes first, with its memory shown
-        find("th[data-sort=memory] button").click();
+        // sort by memory with the keyboard: the hog comes first, with its memory shown
+        find("th[data-sort=memory] button").sendKeys(Keys.ENTER);
         eventually().untilAsserted(() -> {
             assertThat(find("#allocs tr:first-child").getAttribute("data-alloc")).isEqualTo(hog);
             assertThat(text("#allocs tr:first-child .alloc-memory")).contains("MiB");
