@@ -80,7 +80,7 @@
       series: [{}, ...series],
     });
     const cpu = new uPlot(opts("CPU", [{ label: "CPU %", stroke: "#0a5cc2", width: 2, fill: "rgba(10,92,194,.12)" }],
-      (v) => (v < 10 ? v.toFixed(1) : v.toFixed(0)) + "%"), [data.t, data.cpu], card.querySelector(".cpu-chart"));
+      (v) => (v < 1 ? v.toFixed(2) : v < 10 ? v.toFixed(1) : v.toFixed(0)) + "%"), [data.t, data.cpu], card.querySelector(".cpu-chart"));
     const mem = new uPlot(opts("Memory", [{ label: "RSS", stroke: "#116b2f", width: 2 }, { label: "Usage", stroke: "#8a5200", width: 2 }],
       (v) => bytes(v)), [data.t, data.rss, data.usage], card.querySelector(".mem-chart"));
     c = { cpu, mem, data, card };
