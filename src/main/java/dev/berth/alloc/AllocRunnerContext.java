@@ -22,13 +22,13 @@ import dev.berth.driver.TaskDriver;
  * @param allocsRoot      {@code <data-dir>/alloc}
  * @param drivers         driver by name (validated before a runner exists)
  * @param trackers        restart tracker for an alloc's task, with persisted counters (or null)
- * @param envBuilder      base task environment
+ * @param envBuilder      base task environment with the node's keys (interpolates config, env, services)
  * @param listener        status/metrics callbacks
  */
 public record AllocRunnerContext(Path allocsRoot, AllocStateStore store, Function<String, TaskDriver> drivers,
                                  List<AllocHooks.AllocHook> allocHooks, List<TaskHooks.TaskHook> taskHooks, Clock clock,
                                  Sleeper sleeper, Duration maxKillTimeout, TrackerFactory trackers,
-                                 Function<TaskHookContext, Map<String, String>> envBuilder, AllocListener listener) {
+                                 Function<TaskHookContext, Interpolator> envBuilder, AllocListener listener) {
 
     public AllocRunnerContext {
         allocHooks = List.copyOf(allocHooks);
