@@ -28,8 +28,10 @@ import dev.berth.config.NodeIdentity;
 import dev.berth.events.BlockingQueries;
 import dev.berth.events.Indexed;
 import dev.berth.events.Topic;
+import dev.berth.job.JobDefaults;
 import dev.berth.job.JobException;
 import dev.berth.job.JobService;
+import dev.berth.job.hcl.JobspecParser;
 
 /**
  * Nomad's job API on one node: {@code /v1/jobs}, {@code /v1/job/{id}} and its sub-resources, {@code /v1/evaluation(s)}.
@@ -43,12 +45,28 @@ class JobController {
     private final String nodeId;
     private final String nodeName;
     private final JsonMapper json = JsonMapper.builder().build();
+    private final JobspecParser parser = new JobspecParser();
 
     JobController(JobService jobs, BlockingQueries queries, NodeIdentity node, BerthProperties props) {
         this.jobs = jobs;
         this.queries = queries;
         this.nodeId = node.id();
         this.nodeName = props.name();
+    }
+
+    /** Nomad's {@code /v1/jobs/parse}: HCL2 jobspec → job JSON ({@code Canonicalize}: with Nomad's defaults). */
+    @RequestMapping(path = "/v1/jobs/parse", method = {RequestMethod.PUT, RequestMethod.POST})
+    ObjectNode parse(@RequestBody JsonNode body) {
+        String hcl = body.path("JobHCL").asString("");
+        if (hcl.isBlank()) {
+            throw new ApiException.BadRequest("Job spec is empty");
+        }
+        try {
+            ObjectNode job = parser.parse(hcl);
+            return body.path("Canonicalize").asBoolean(false) ? JobDefaults.canonicalize(job) : job;
+        } catch (JobspecParser.JobspecException | IllegalArgumentException e) {
+            throw new ApiException.BadRequest(e.getMessage());
+        }
     }
 
     @RequestMapping(path = "/v1/jobs", method = {RequestMethod.PUT, RequestMethod.POST})

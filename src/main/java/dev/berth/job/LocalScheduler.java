@@ -211,7 +211,7 @@ public class LocalScheduler implements AutoCloseable {
             }
             String status = v.get().record().clientStatus();
             Long failedAt = p.failedAt() == null && (ClientStatus.FAILED.equals(status) || ClientStatus.LOST.equals(status))
-                    ? clock.millis() : p.failedAt();
+                    ? Long.valueOf(clock.millis()) : p.failedAt();
             if (!status.equals(p.lastStatus()) || !java.util.Objects.equals(failedAt, p.failedAt())) {
                 save(p.withStatus(status, failedAt));
             }

@@ -10,11 +10,15 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.web.server.LocalServerPort;
 
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
+import dev.berth.alloc.AllocManager;
+import dev.berth.events.ChangeFeed;
+import dev.berth.fingerprint.NodeRegistry;
 import dev.berth.support.AgentIntegrationTest;
 import dev.berth.support.Http;
 
@@ -136,7 +140,7 @@ class JobApiAgentTest {
             }
         }
         assertThat(get("/v1/job/" + jobId + "/versions").path("Versions").findValuesAsString("Version")).isNotEmpty();
-        assertThat(get("/v1/job/" + jobId + "/versions").path("Versions").get(0).path("Version").asLong()).isEqualTo(2);
+        assertThat(get("/v1/job/" + jobId + "/versions").path("Versions").get(0).path("Version").asLong()).isEqualTo(3); // 2 → 3 → 2 → new task env
 
         send("DELETE", "/v1/job/" + jobId, null);
         await().atMost(Duration.ofSeconds(60)).until(() -> running().isEmpty());
@@ -154,6 +158,63 @@ class JobApiAgentTest {
         JsonNode eval = get("/v1/evaluation/" + reg.path("EvalID").asString());
         assertThat(eval.path("FailedTGAllocs").path("app").path("ConstraintFiltered").toString()).contains("windows");
         assertThat(get("/v1/job/" + jobId + "/allocations")).isEmpty();
+    }
+
+    @Autowired
+    JobStore store;
+    @Autowired
+    AllocManager allocs;
+    @Autowired
+    ChangeFeed feed;
+    @Autowired
+    NodeRegistry node;
+
+    @Test
+    void aJobspecParsesRunsAndARestartedSchedulerPlacesNothingTwice() throws Exception {
+        String hcl = """
+                job "%s" {
+                  group "app" {
+                    count = 2
+                    network {
+                      port "http" {}
+                    }
+                    task "server" {
+                      driver = "raw_exec"
+                      config {
+                        command = "/bin/sh"
+                        args    = ["-c", "echo \\"$1\\" > \\"$NOMAD_TASK_DIR/port\\"; exec sleep 600", "sh", "${NOMAD_PORT_http}"]
+                      }
+                      resources {
+                        cpu    = 20
+                        memory = 16
+                      }
+                    }
+                  }
+                }
+                """.formatted(jobId);
+        JsonNode parsed = send("POST", "/v1/jobs/parse", json.writeValueAsString(java.util.Map.of("JobHCL", hcl, "Canonicalize", true)));
+        assertThat(parsed.path("TaskGroups").get(0).path("Tasks").get(0).path("KillTimeout").asLong()).isEqualTo(5_000_000_000L);
+        send("PUT", "/v1/jobs", json.writeValueAsString(java.util.Map.of("Job", parsed)));
+        await().atMost(Duration.ofSeconds(60)).until(() -> running().size() == 2);
+
+        // A new registry and scheduler over the same store and allocations, as after an agent restart: nothing new is placed.
+        List<String> before = new ArrayList<>();
+        get("/v1/job/" + jobId + "/allocations").forEach(a -> before.add(a.path("ID").asString()));
+        JobRegistry registry = new JobRegistry(store, feed, java.time.Clock.systemUTC());
+        try (LocalScheduler restarted = new LocalScheduler(registry, allocs, store, feed, java.time.Clock.systemUTC(),
+                () -> dev.berth.alloc.Interpolator.nodeAttributes(node.current(), null))) {
+            restarted.reconcileAll();
+            restarted.reconcileAll();
+            assertThat(restarted.placements("default", jobId)).extracting(Placement::allocId).containsExactlyInAnyOrderElementsOf(before);
+        }
+        List<String> after = new ArrayList<>();
+        get("/v1/job/" + jobId + "/allocations").forEach(a -> after.add(a.path("ID").asString()));
+        assertThat(after).containsExactlyInAnyOrderElementsOf(before);
+
+        HttpResponse<String> broken = Http.send(port, "POST", "/v1/jobs/parse",
+                json.writeValueAsString(java.util.Map.of("JobHCL", "job \"x\" {\n  group \"g\" {\n    count = = 1\n  }\n}\n")));
+        assertThat(broken.statusCode()).isEqualTo(400);
+        assertThat(broken.body()).containsPattern("input\\.hcl:\\d+,\\d+");
     }
 
     @Test
