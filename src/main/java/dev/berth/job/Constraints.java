@@ -10,7 +10,7 @@ import java.util.stream.Collectors;
 
 import tools.jackson.databind.JsonNode;
 
-import dev.berth.alloc.Interpolator;
+import dev.berth.alloc.task.Interpolator;
 
 /**
  * Nomad's constraint operators checked against this node: targets are interpolated ({@code ${attr.kernel.name}},

@@ -7,7 +7,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 import dev.berth.alloc.AllocManager;
-import dev.berth.alloc.Interpolator;
+import dev.berth.alloc.task.Interpolator;
 import dev.berth.events.ChangeFeed;
 import dev.berth.fingerprint.NodeRegistry;
 

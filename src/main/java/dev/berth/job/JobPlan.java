@@ -14,8 +14,8 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
 import dev.berth.alloc.AllocView;
-import dev.berth.alloc.ClientStatus;
-import dev.berth.alloc.Interpolator;
+import dev.berth.alloc.store.ClientStatus;
+import dev.berth.alloc.task.Interpolator;
 
 /**
  * One reconcile pass for a job, computed and not yet carried out: what to stop, update in place and place. Nomad's

@@ -12,7 +12,7 @@ import tools.jackson.databind.node.ObjectNode;
 
 import dev.berth.alloc.AllocManager;
 import dev.berth.alloc.AllocView;
-import dev.berth.alloc.ClientStatus;
+import dev.berth.alloc.store.ClientStatus;
 
 /**
  * The node-local job API behind the controllers: register, stop, purge, plan, summaries, allocations and evaluations of a

@@ -20,11 +20,11 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ObjectNode;
 
-import dev.berth.alloc.AllocExceptions.AdmissionException;
+import dev.berth.alloc.admission.AdmissionException;
 import dev.berth.alloc.AllocManager;
 import dev.berth.alloc.AllocView;
-import dev.berth.alloc.ClientStatus;
-import dev.berth.alloc.Interpolator;
+import dev.berth.alloc.store.ClientStatus;
+import dev.berth.alloc.task.Interpolator;
 import dev.berth.alloc.spec.AllocationSpec;
 import dev.berth.alloc.spec.JobSpec;
 import dev.berth.alloc.spec.SpecValidationException;
