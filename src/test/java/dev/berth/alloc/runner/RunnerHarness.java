@@ -102,7 +102,8 @@ public final class RunnerHarness implements AutoCloseable {
                 taskHooks, clock, sleeper(), maxKillTimeout,
                 (alloc, task, restored) -> RestartTracking.of(new RestartTracker(task.restartPolicy().toPolicy(), alloc.job().type(),
                         task.hook(), task.sidecar(), clock, MAX_JITTER)),
-                hc -> TaskEnvironment.build(hc.alloc(), hc.group(), hc.task(), new AllocDir(root, hc.alloc().id()), "dc1", System.getenv()),
+                hc -> TaskEnvironment.interpolator(hc.alloc(), hc.group(), hc.task(), new AllocDir(root, hc.alloc().id()),
+                        Map.of("node.datacenter", "dc1", "node.unique.name", "harness", "attr.kernel.name", "linux"), System.getenv()),
                 new AllocRunnerContext.AllocListener() {
                     @Override
                     public void allocFinished(String allocId) {
