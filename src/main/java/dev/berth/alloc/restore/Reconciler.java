@@ -112,8 +112,8 @@ public final class Reconciler {
                 }
             });
             store.alloc(id).ifPresent(rec -> {
-                String[] status = ClientStatus.derive(updated.values());
-                store.putAlloc(rec.withStatus(status[0], status[1]));
+                ClientStatus.Derived status = ClientStatus.derive(updated.values());
+                store.putAlloc(rec.withStatus(status.status(), status.description()));
             });
             log.info("tasks of a stopped allocation marked dead at start-up: alloc={}", id);
         }
