@@ -107,7 +107,7 @@ class AllocConfiguration {
         return new SecretsTmpfs(props.secretsTmpfs());
     }
 
-    /** Crash reconciliation (issue 7): kills task processes no persisted handle accounts for, before allocs are restored. */
+    /** Crash reconciliation: kills task processes no persisted handle accounts for, before allocs are restored. */
     @Bean
     SmartLifecycle allocReconciler(AllocStateStore store, DriverManager drivers, Clock clock, BerthMetrics berthMetrics) {
         return new AllocRestorer(new Reconciler(store, drivers, clock), berthMetrics);

@@ -32,7 +32,7 @@ import dev.berth.driver.TaskHandle;
  * delay), {@link TaskStopper} (kill sequence), {@link TaskHookExecutor} (hooks).
  *
  * <p>Every wait is bounded by kill/shutdown (and the kill by its timeout): a driver whose future never completes cannot hang
- * the runner (seed 002).
+ * the runner.
  */
 public final class TaskRunner {
 
@@ -158,7 +158,7 @@ public final class TaskRunner {
         }
         TaskHandle h = ctx.restoredLocal() == null ? null : ctx.restoredLocal().handle();
         // Any persisted handle is recovered, also for a task still pending: it crashed between starting the process and
-        // its Started event (issue 7); starting it again would run it twice.
+        // its Started event; starting it again would run it twice.
         if (h == null) {
             return Restore.NOT_STARTED;
         }

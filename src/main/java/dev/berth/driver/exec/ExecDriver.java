@@ -198,7 +198,7 @@ public class ExecDriver implements TaskDriver, AutoCloseable {
 
     /**
      * Exec tasks run under raw_exec's launch shim with exit files in this driver's own directory, so the shim scan finds
-     * exactly this agent's exec tasks (issue 7: crash reconciliation). Their cgroup is not known from {@code /proc} alone; a
+     * exactly this agent's exec tasks (crash reconciliation at start-up). Their cgroup is not known from {@code /proc} alone; a
      * killed orphan leaves an empty cgroup directory behind.
      */
     @Override
