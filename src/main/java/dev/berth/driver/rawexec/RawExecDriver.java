@@ -158,7 +158,7 @@ public class RawExecDriver implements TaskDriver, AutoCloseable {
             Files.deleteIfExists(exitFile);
             pid = spawner != null
                     ? spawner.spawn(command, task.env(), workDir, appendFileOf(out), appendFileOf(err), exitValue::complete)
-                    : startWithProcessBuilder(command, task.env(), workDir, out, err, exitValue);
+                    : ProcessBuilderLaunch.start(command, task.env(), workDir, out, err, exitValue);
         } catch (IOException ex) {
             cgroup.ifPresent(RawExecDriver::removeQuietly);
             throw new DriverException("failed to launch command with executor: " + ex.getMessage(), true, ex);
@@ -184,38 +184,12 @@ public class RawExecDriver implements TaskDriver, AutoCloseable {
         return handle;
     }
 
-    /** The JDK path, where {@link SpawnedChildren} is not available: one JDK process-reaper thread per live task. */
-    private static int startWithProcessBuilder(List<String> command, Map<String, String> env, Path workDir,
-            TaskOutputs.Target out, TaskOutputs.Target err, CompletableFuture<Integer> exitValue) throws IOException {
-        ProcessBuilder pb = new ProcessBuilder(command);
-        pb.environment().clear();
-        pb.environment().putAll(env);
-        if (workDir != null) {
-            pb.directory(workDir.toFile());
-        }
-        pb.redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
-        pb.redirectOutput(redirectOf(out));
-        pb.redirectError(redirectOf(err));
-        Process process = pb.start();
-        process.onExit().thenAccept(p -> exitValue.complete(p.exitValue()));
-        return Math.toIntExact(process.pid());
-    }
-
     private static Path appendFileOf(TaskOutputs.Target target) {
         return target instanceof TaskOutputs.Target.AppendFile(Path path) ? path : null;
     }
 
     private static Path fifoOf(TaskOutputs.Target target) {
         return target instanceof TaskOutputs.Target.Fifo(Path path) ? path : null;
-    }
-
-    private static ProcessBuilder.Redirect redirectOf(TaskOutputs.Target target) {
-        return switch (target) {
-            case TaskOutputs.Target.AppendFile(Path path) -> ProcessBuilder.Redirect.appendTo(path.toFile());
-            // The shim opens the FIFO itself (read-write); until then the stream points at /dev/null.
-            case TaskOutputs.Target.Fifo fifo -> ProcessBuilder.Redirect.DISCARD;
-            case TaskOutputs.Target.Discard discard -> ProcessBuilder.Redirect.DISCARD;
-        };
     }
 
     @Override
@@ -419,33 +393,6 @@ public class RawExecDriver implements TaskDriver, AutoCloseable {
         poller.shutdownNow();
         if (spawner != null) {
             spawner.close();
-        }
-    }
-
-    /** A task this driver instance started or recovered. Guarded by nothing: fields are final or volatile. */
-    private static final class RawTask {
-        final TaskHandle handle;
-        final int pid;
-        final int pgid;
-        final long startTicks;
-        final Path exitFile;
-        final CompletableFuture<ExitResult> exit = new CompletableFuture<>();
-        volatile boolean killedByAgent;
-        volatile java.util.concurrent.ScheduledFuture<?> watch;
-
-        RawTask(TaskHandle handle, int pid, int pgid, long startTicks, Path exitFile) {
-            this.handle = handle;
-            this.pid = pid;
-            this.pgid = pgid;
-            this.startTicks = startTicks;
-            this.exitFile = exitFile;
-        }
-
-        void cancelWatch() {
-            java.util.concurrent.ScheduledFuture<?> w = watch;
-            if (w != null) {
-                w.cancel(false);
-            }
         }
     }
 }
