@@ -18,6 +18,7 @@ import dev.berth.alloc.spec.TaskSpec;
 import dev.berth.alloc.task.TaskHooks.HookFailedException;
 import dev.berth.driver.DriverException;
 import dev.berth.driver.ExitResult;
+import dev.berth.driver.TaskDevice;
 import dev.berth.driver.TaskHandle;
 
 /**
@@ -219,7 +220,7 @@ public final class TaskRunner {
 
     /** Prestart hooks, driver start, {@code Started}, poststart hooks; returns the exit future. */
     private CompletableFuture<ExitResult> startOnce() throws HookFailedException, DriverException {
-        List<String> devices = new ArrayList<>();
+        List<TaskDevice> devices = new ArrayList<>();
         Map<String, String> env = hooks.prestart(hookContext, ctx.envBuilder().apply(hookContext), rec.prestartDone(), devices);
         TaskHandle h = ctx.driver().start(ctx.taskConfig(env, devices));
         rec.attach(h);
