@@ -119,25 +119,39 @@ public class RawExecDriver implements TaskDriver, AutoCloseable {
 
     @Override
     public TaskHandle start(TaskConfig task) throws DriverException {
-        if (!enabled) {
-            throw new DriverException("raw_exec is disabled", false);
-        }
-        if (tools.setsid() == null) {
-            throw new DriverException("raw_exec needs setsid (util-linux), which this host does not have", false);
-        }
+        checkUsable();
         RawExecTaskConfig cfg;
         try {
             cfg = RawExecTaskConfig.parse(task.config());
         } catch (TaskConfigValidationException ex) {
             throw new DriverException("failed to decode driver config: " + ex.getMessage(), false, ex);
         }
+        return launch(task, cfg);
+    }
+
+    /** Starts {@code task} with typed settings instead of its user config (the exec driver's wrapper command). */
+    public TaskHandle start(TaskConfig task, RawExecTaskConfig cfg) throws DriverException {
+        checkUsable();
+        return launch(task, cfg);
+    }
+
+    private void checkUsable() throws DriverException {
+        if (!enabled) {
+            throw new DriverException("raw_exec is disabled", false);
+        }
+        if (tools.setsid() == null) {
+            throw new DriverException("raw_exec needs setsid (util-linux), which this host does not have", false);
+        }
+    }
+
+    private TaskHandle launch(TaskConfig task, RawExecTaskConfig cfg) throws DriverException {
         RawTask previous = tasks.get(task.id());
         if (previous != null && !previous.exit.isDone()) {
             throw new DriverException("task with ID \"" + task.id() + "\" already started", false);
         }
         if (previous != null) {
             // A restart reuses the task id: the previous run's exit file is no longer needed.
-            deleteQuietly(previous.exitFile);
+            Cleanup.deleteQuietly(previous.exitFile);
         }
         Path program = BinaryLookup.require(cfg.command(), task);
         Path workDir = cfg.workDir().isEmpty() ? task.taskDir() : Path.of(cfg.workDir());
@@ -160,7 +174,7 @@ public class RawExecDriver implements TaskDriver, AutoCloseable {
                     ? spawner.spawn(command, task.env(), workDir, appendFileOf(out), appendFileOf(err), exitValue::complete)
                     : ProcessBuilderLaunch.start(command, task.env(), workDir, out, err, exitValue);
         } catch (IOException ex) {
-            cgroup.ifPresent(RawExecDriver::removeQuietly);
+            cgroup.ifPresent(Cleanup::removeQuietly);
             throw new DriverException("failed to launch command with executor: " + ex.getMessage(), true, ex);
         }
         // The start time does not change across the execs of setsid/env/sh, so reading it now is exact.
@@ -175,10 +189,10 @@ public class RawExecDriver implements TaskDriver, AutoCloseable {
         RawTask running = new RawTask(handle, pid, pid, startTicks, exitFile);
         // The cgroup goes before the exit is reported, so a restart that re-creates it never races the removal.
         exitValue.thenAcceptAsync(value -> {
-            cgroup.ifPresent(RawExecDriver::removeQuietly);
+            cgroup.ifPresent(Cleanup::removeQuietly);
             running.exit.complete(value >= 0 ? ExitShim.toExitResult(value)
                     : ExitShim.read(exitFile).orElseGet(() -> new ExitResult(0, 0, false, "exit status of the task was lost")));
-        }, RawExecDriver::startCleanupThread);
+        }, Cleanup::startThread);
         tasks.put(task.id(), running);
         log.info("started task {} pid={} program={}", task.id(), pid, program);
         return handle;
@@ -258,36 +272,16 @@ public class RawExecDriver implements TaskDriver, AutoCloseable {
         }
         // Kills whatever escaped the process group (a daemonised grandchild) and removes the directories.
         if (cgroups != null) {
-            cgroups.find(handle.driverState().get("cgroup")).ifPresent(RawExecDriver::removeQuietly);
+            cgroups.find(handle.driverState().get("cgroup")).ifPresent(Cleanup::removeQuietly);
         }
         String exitFile = handle.driverState().get("exit_file");
         if (exitFile != null && !exitFile.isEmpty()) {
-            deleteQuietly(Path.of(exitFile));
+            Cleanup.deleteQuietly(Path.of(exitFile));
         }
     }
 
     // Removing a cgroup may wait for the kernel (bounded retries): not on the JDK's process-reaper thread.
-    private static void startCleanupThread(Runnable cleanup) {
-        Thread.ofVirtual().name("raw-exec-exit-" + cleanup.hashCode()).start(cleanup);
-    }
-
     /** Kills what is left in the task's cgroup (descendants that outlived the task, as Nomad's executor does) and removes it. */
-    private static void removeQuietly(TaskCgroup cgroup) {
-        try {
-            cgroup.remove();
-        } catch (IOException | RuntimeException ex) {
-            log.warn("could not remove cgroup {}: {}", cgroup.name(), ex.getMessage());
-        }
-    }
-
-    private static void deleteQuietly(Path file) {
-        try {
-            Files.deleteIfExists(file);
-        } catch (IOException ex) {
-            log.warn("could not delete exit file {}: {}", file, ex.getMessage());
-        }
-    }
-
     /**
      * Running with the same start ticks → reattached (the exit is watched by polling, it is not our child); exited
      * with an exit file → a handle whose wait completes at once with that exit; otherwise {@link TaskNotFoundException}.
@@ -338,7 +332,7 @@ public class RawExecDriver implements TaskDriver, AutoCloseable {
                     ? new ExitResult(128 + Signals.SIGKILL, Signals.SIGKILL, false, null)
                     : new ExitResult(0, 0, false, "task exited while detached; its exit status was not recorded"));
             if (cgroups != null) {
-                cgroups.find(task.handle.driverState().get("cgroup")).ifPresent(RawExecDriver::removeQuietly);
+                cgroups.find(task.handle.driverState().get("cgroup")).ifPresent(Cleanup::removeQuietly);
             }
             task.exit.complete(exit);
             task.cancelWatch();
