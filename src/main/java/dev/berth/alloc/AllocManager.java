@@ -193,6 +193,11 @@ public class AllocManager {
         return new AllocView(r.record(), r.taskStates());
     }
 
+    /** The runner of a known allocation, if any (device health acts on its tasks). */
+    public Optional<AllocRunner> runnerOf(String id) {
+        return runners.find(id);
+    }
+
     private AllocRunner runner(String id) throws UnknownAllocException {
         return runners.find(id).orElseThrow(() -> new UnknownAllocException(id));
     }
