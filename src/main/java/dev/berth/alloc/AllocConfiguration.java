@@ -24,6 +24,7 @@ import dev.berth.alloc.runner.AllocHooks;
 import dev.berth.alloc.runner.AllocRunnerContext;
 import dev.berth.alloc.runner.AllocRunners;
 import dev.berth.alloc.store.AllocStateStore;
+import dev.berth.alloc.task.Interpolator;
 import dev.berth.alloc.task.RestartTracker;
 import dev.berth.alloc.task.RestartTracking;
 import dev.berth.alloc.task.Sleeper;
@@ -55,6 +56,15 @@ class AllocConfiguration {
         };
     }
 
+    /** The node's interpolation keys; {@code node.datacenter} falls back to {@code berth.datacenter}. */
+    private static java.util.Map<String, String> nodeKeys(dev.berth.fingerprint.Node n, String dc, dev.berth.alloc.spec.AllocationSpec alloc) {
+        var keys = new java.util.LinkedHashMap<>(Interpolator.nodeAttributes(n, alloc.job() == null ? null : alloc.job().region()));
+        if (keys.get("node.datacenter").isEmpty()) {
+            keys.put("node.datacenter", dc);
+        }
+        return keys;
+    }
+
     @Bean
     AllocRunners allocRunners() {
         return new AllocRunners();
@@ -81,7 +91,7 @@ class AllocConfiguration {
     @Bean
     AllocRunnerContext allocRunnerContext(AllocStateStore store, DriverManager drivers, BerthProperties props, Clock clock,
                                           List<AllocHooks.AllocHook> allocHooks, ObjectProvider<TaskHooks.TaskHook> taskHooks,
-                                          RunnerEvents events) {
+                                          RunnerEvents events, NodeRegistry node) {
         RandomGenerator random = RandomGenerator.getDefault();
         Path allocsRoot = props.allocDir().toAbsolutePath();
         String dc = props.datacenter();
@@ -91,7 +101,8 @@ class AllocConfiguration {
                 restored));
         return new AllocRunnerContext(allocsRoot, store, name -> drivers.driver(name).orElseThrow(), allocHooks,
                 taskHooks.orderedStream().toList(), clock, Sleeper.REAL, props.client().maxKillTimeout(), trackers,
-                hc -> TaskEnvironment.build(hc.alloc(), hc.group(), hc.task(), new AllocDir(allocsRoot, hc.alloc().id()), dc, env),
+                hc -> TaskEnvironment.interpolator(hc.alloc(), hc.group(), hc.task(), new AllocDir(allocsRoot, hc.alloc().id()),
+                        nodeKeys(node.current(), dc, hc.alloc()), env),
                 events);
     }
 

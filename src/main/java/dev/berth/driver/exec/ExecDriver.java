@@ -29,6 +29,7 @@ import dev.berth.host.cgroup.CgroupLimits;
 import dev.berth.host.cgroup.CgroupManager;
 import dev.berth.host.cgroup.CgroupVersion;
 import dev.berth.host.cgroup.TaskCgroup;
+import dev.berth.host.cgroup.OomKills;
 
 /**
  * Nomad's {@code exec}: raw_exec plus a cgroup per task that enforces the task's memory ({@code MemoryMB} /
