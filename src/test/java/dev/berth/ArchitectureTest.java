@@ -1,5 +1,12 @@
 package dev.berth;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
@@ -8,9 +15,17 @@ import org.junit.jupiter.api.Test;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+import static org.assertj.core.api.Assertions.assertThat;
 
-/** Keeps the layout of docs/architecture.md: feature packages without cycles, JPA only inside {@code state}. */
+/**
+ * Keeps the layout of docs/architecture.md: no package cycle at any depth, dependencies pointing one way
+ * ({@code api → alloc → driver, device, stats → host}), the alloc sub-packages layered, JPA only inside {@code state},
+ * classes small and comments that say what they mean.
+ */
 class ArchitectureTest {
+
+    private static final Path MAIN_SOURCES = Path.of("src/main/java");
+    private static final int MAX_CLASS_LINES = 400;
 
     private static JavaClasses classes;
 
@@ -24,6 +39,11 @@ class ArchitectureTest {
     @Test
     void featurePackagesHaveNoCycles() {
         slices().matching("dev.berth.(*)..").should().beFreeOfCycles().check(classes);
+    }
+
+    @Test
+    void noPackageCycleAtAnyDepth() {
+        slices().matching("dev.berth.(**)").should().beFreeOfCycles().check(classes);
     }
 
     @Test
@@ -47,5 +67,105 @@ class ArchitectureTest {
                 .and().doNotHaveFullyQualifiedName("dev.berth.Application")
                 .should().dependOnClassesThat().resideInAPackage("dev.berth.state..")
                 .check(classes);
+    }
+
+    /** The host's OS library (cgroups, procfs, signals, epoll, mounts) depends on no feature. */
+    @Test
+    void hostDependsOnNoFeature() {
+        noClasses().that().resideInAPackage("dev.berth.host..")
+                .should().dependOnClassesThat().resideInAnyPackage("dev.berth.alloc..", "dev.berth.api..", "dev.berth.device..",
+                        "dev.berth.driver..", "dev.berth.events..", "dev.berth.fingerprint..", "dev.berth.state..", "dev.berth.stats..")
+                .check(classes);
+    }
+
+    /** Drivers, devices, stats and fingerprinting sit below the allocation lifecycle; stats reads the host, not drivers. */
+    @Test
+    void lowerLayersDoNotReachUp() {
+        noClasses().that().resideInAnyPackage("dev.berth.driver..", "dev.berth.device..", "dev.berth.stats..", "dev.berth.fingerprint..")
+                .should().dependOnClassesThat().resideInAPackage("dev.berth.alloc..")
+                .check(classes);
+        noClasses().that().resideInAnyPackage("dev.berth.stats..", "dev.berth.fingerprint.host..")
+                .should().dependOnClassesThat().resideInAPackage("dev.berth.driver..")
+                .check(classes);
+    }
+
+    /** Device plugins wire themselves: the device manager never imports a plugin. */
+    @Test
+    void deviceCoreKnowsNoPlugin() {
+        noClasses().that().resideInAPackage("dev.berth.device")
+                .should().dependOnClassesThat().resideInAnyPackage("dev.berth.device.example..", "dev.berth.device.nvidia..")
+                .check(classes);
+    }
+
+    /**
+     * The alloc sub-packages are layered, bottom up: {@code spec}; {@code fs}; {@code task}; {@code store};
+     * {@code runner}; then {@code hooks}, {@code admission}, {@code restore}; the service ({@code alloc}) on top and
+     * {@code gc} above it.
+     */
+    @Test
+    void allocSubPackagesPointDown() {
+        noClasses().that().resideInAPackage("dev.berth.alloc.spec..")
+                .should().dependOnClassesThat().resideInAnyPackage("dev.berth.alloc", "dev.berth.alloc.fs..", "dev.berth.alloc.task..",
+                        "dev.berth.alloc.store..", "dev.berth.alloc.runner..", "dev.berth.alloc.hooks..", "dev.berth.alloc.admission..",
+                        "dev.berth.alloc.restore..", "dev.berth.alloc.gc..")
+                .check(classes);
+        noClasses().that().resideInAPackage("dev.berth.alloc.fs..")
+                .should().dependOnClassesThat().resideInAnyPackage("dev.berth.alloc", "dev.berth.alloc.task..", "dev.berth.alloc.store..",
+                        "dev.berth.alloc.runner..", "dev.berth.alloc.hooks..", "dev.berth.alloc.admission..", "dev.berth.alloc.restore..",
+                        "dev.berth.alloc.gc..")
+                .check(classes);
+        noClasses().that().resideInAPackage("dev.berth.alloc.task..")
+                .should().dependOnClassesThat().resideInAnyPackage("dev.berth.alloc", "dev.berth.alloc.store..", "dev.berth.alloc.runner..",
+                        "dev.berth.alloc.hooks..", "dev.berth.alloc.admission..", "dev.berth.alloc.restore..", "dev.berth.alloc.gc..")
+                .check(classes);
+        noClasses().that().resideInAPackage("dev.berth.alloc.store..")
+                .should().dependOnClassesThat().resideInAnyPackage("dev.berth.alloc", "dev.berth.alloc.runner..", "dev.berth.alloc.hooks..",
+                        "dev.berth.alloc.admission..", "dev.berth.alloc.restore..", "dev.berth.alloc.gc..")
+                .check(classes);
+        noClasses().that().resideInAPackage("dev.berth.alloc.runner..")
+                .should().dependOnClassesThat().resideInAnyPackage("dev.berth.alloc", "dev.berth.alloc.hooks..",
+                        "dev.berth.alloc.admission..", "dev.berth.alloc.restore..", "dev.berth.alloc.gc..")
+                .check(classes);
+        noClasses().that().resideInAnyPackage("dev.berth.alloc.hooks..", "dev.berth.alloc.admission..", "dev.berth.alloc.restore..")
+                .should().dependOnClassesThat().resideInAnyPackage("dev.berth.alloc", "dev.berth.alloc.gc..")
+                .check(classes);
+        noClasses().that().resideInAPackage("dev.berth.alloc")
+                .should().dependOnClassesThat().resideInAPackage("dev.berth.alloc.gc..")
+                .check(classes);
+    }
+
+    @Test
+    void noClassIsOver400Lines() throws IOException {
+        try (Stream<Path> files = Files.walk(MAIN_SOURCES)) {
+            List<String> tooLong = files.filter(f -> f.toString().endsWith(".java"))
+                    .filter(f -> lines(f).size() > MAX_CLASS_LINES)
+                    .map(f -> MAIN_SOURCES.relativize(f) + " (" + lines(f).size() + " lines)")
+                    .toList();
+            assertThat(tooLong).as("source files over %d lines", MAX_CLASS_LINES).isEmpty();
+        }
+    }
+
+    /** A comment states the reason, not where it came from (an issue number, a seed, a branch). */
+    @Test
+    void commentsSayWhatTheyMean() throws IOException {
+        Pattern provenance = Pattern.compile("\\b(seed 0\\d\\d|issue #?\\d+|drivers branch)\\b", Pattern.CASE_INSENSITIVE);
+        try (Stream<Path> files = Files.walk(MAIN_SOURCES)) {
+            List<String> hits = files.filter(f -> f.toString().endsWith(".java"))
+                    .flatMap(f -> {
+                        List<String> l = lines(f);
+                        return java.util.stream.IntStream.range(0, l.size()).filter(i -> provenance.matcher(l.get(i)).find())
+                                .mapToObj(i -> MAIN_SOURCES.relativize(f) + ":" + (i + 1) + ": " + l.get(i).trim());
+                    })
+                    .toList();
+            assertThat(hits).as("comments that point at an issue, seed or branch instead of saying why").isEmpty();
+        }
+    }
+
+    private static List<String> lines(Path file) {
+        try {
+            return Files.readAllLines(file);
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
     }
 }

@@ -1,16 +1,18 @@
 package dev.berth.alloc;
 
+import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.random.RandomGenerator;
-
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
+import dev.berth.alloc.admission.NodeAdmission;
 import dev.berth.alloc.admission.NodeCapacity;
 import dev.berth.alloc.admission.PortAllocator;
 import dev.berth.alloc.fs.AllocDir;
@@ -20,6 +22,7 @@ import dev.berth.alloc.restore.Reconciler;
 import dev.berth.alloc.restore.RestoredCounters;
 import dev.berth.alloc.runner.AllocHooks;
 import dev.berth.alloc.runner.AllocRunnerContext;
+import dev.berth.alloc.runner.AllocRunners;
 import dev.berth.alloc.store.AllocStateStore;
 import dev.berth.alloc.task.Interpolator;
 import dev.berth.alloc.task.RestartTracker;
@@ -29,10 +32,11 @@ import dev.berth.alloc.task.TaskEnvironment;
 import dev.berth.alloc.task.TaskHooks;
 import dev.berth.config.BerthMetrics;
 import dev.berth.config.BerthProperties;
+import dev.berth.device.DeviceAllocator;
 import dev.berth.driver.DriverManager;
 import dev.berth.fingerprint.NodeRegistry;
 
-/** Wires the alloc service, its runners' collaborators, metrics and the shutdown lifecycle. */
+/** Wires the alloc service, its runner registry, admission, the runners' shared context, metrics and the lifecycle. */
 @Configuration(proxyBeanMethods = false)
 class AllocConfiguration {
 
@@ -62,56 +66,50 @@ class AllocConfiguration {
     }
 
     @Bean
-    AllocManager allocManager(AllocStateStore store, DriverManager drivers, NodeCapacity capacity, BerthProperties props, Clock clock,
-                              List<AllocHooks.AllocHook> allocHooks, ObjectProvider<TaskHooks.TaskHook> taskHooks, BerthMetrics berthMetrics,
-                              ObjectProvider<dev.berth.device.DeviceAllocator> devices, NodeRegistry node) {
+    AllocRunners allocRunners() {
+        return new AllocRunners();
+    }
+
+    @Bean
+    NodeAdmission nodeAdmission(NodeCapacity capacity, BerthProperties props, ObjectProvider<DeviceAllocator> devices) {
+        PortAllocator ports = new PortAllocator(props.client().minDynamicPort(), props.client().maxDynamicPort(),
+                RandomGenerator.getDefault());
+        return new NodeAdmission(capacity, ports, devices.getIfAvailable());
+    }
+
+    @Bean
+    AllocMetrics allocMetrics(BerthMetrics berthMetrics, AllocRunners runners, NodeCapacity capacity) {
+        return new AllocMetrics(berthMetrics, runners::all, capacity, () -> AllocManager.allocated(runners.all()));
+    }
+
+    @Bean
+    RunnerEvents runnerEvents(AllocRunners runners, NodeAdmission admission, AllocMetrics metrics, Clock clock) {
+        return new RunnerEvents(runners, admission, metrics, clock);
+    }
+
+    /** What every alloc runner shares: state, drivers, hooks, restart trackers (continued from persisted counters), env. */
+    @Bean
+    AllocRunnerContext allocRunnerContext(AllocStateStore store, DriverManager drivers, BerthProperties props, Clock clock,
+                                          List<AllocHooks.AllocHook> allocHooks, ObjectProvider<TaskHooks.TaskHook> taskHooks,
+                                          RunnerEvents events, NodeRegistry node) {
         RandomGenerator random = RandomGenerator.getDefault();
-        PortAllocator ports = new PortAllocator(props.client().minDynamicPort(), props.client().maxDynamicPort(), random);
-        Duration maxKill = props.client().maxKillTimeout();
-        AllocManager manager = new AllocManager(store, drivers, capacity, ports, clock, maxKill, devices.getIfAvailable());
-        AllocMetrics metrics = new AllocMetrics(berthMetrics, manager::runners, capacity, manager::allocated);
-        var listener = new AllocRunnerContext.AllocListener() {
-            @Override
-            public void taskStarted(String allocId, String task) {
-                manager.taskStarted(allocId);
-            }
-
-            @Override
-            public void taskRestarting(String allocId, String task) {
-                metrics.restarted();
-            }
-
-            @Override
-            public void taskOomKilled(String allocId, String task) {
-                metrics.oomKilled();
-            }
-
-            @Override
-            public void hookTimed(String hook, String phase, long nanos) {
-                metrics.hook(hook, phase, nanos);
-            }
-
-            @Override
-            public void allocFinished(String allocId) {
-                manager.allocFinished(allocId);
-            }
-
-            @Override
-            public void allocDestroyed(String allocId) {
-                manager.allocDestroyed(allocId);
-            }
-        };
+        Path allocsRoot = props.allocDir().toAbsolutePath();
         String dc = props.datacenter();
-        var env = System.getenv();
-        AllocRunnerContext ctx = new AllocRunnerContext(props.allocDir().toAbsolutePath(), store,
-                name -> drivers.driver(name).orElseThrow(), allocHooks, taskHooks.orderedStream().toList(), clock, Sleeper.REAL, maxKill,
-                (alloc, task, restored) -> RestartTracking.of(RestoredCounters.apply(new RestartTracker(task.restartPolicy().toPolicy(),
-                        alloc.job().type(), task.hook(), task.sidecar(), clock, random), restored)),
-                hc -> TaskEnvironment.interpolator(hc.alloc(), hc.group(), hc.task(),
-                        new AllocDir(props.allocDir().toAbsolutePath(), hc.alloc().id()), nodeKeys(node.current(), dc, hc.alloc()), env),
-                listener);
-        manager.init(ctx, metrics);
-        return manager;
+        Map<String, String> env = System.getenv();
+        AllocRunnerContext.TrackerFactory trackers = (alloc, task, restored) -> RestartTracking.of(RestoredCounters.apply(
+                new RestartTracker(task.restartPolicy().toPolicy(), alloc.job().type(), task.hook(), task.sidecar(), clock, random),
+                restored));
+        return new AllocRunnerContext(allocsRoot, store, name -> drivers.driver(name).orElseThrow(), allocHooks,
+                taskHooks.orderedStream().toList(), clock, Sleeper.REAL, props.client().maxKillTimeout(), trackers,
+                hc -> TaskEnvironment.interpolator(hc.alloc(), hc.group(), hc.task(), new AllocDir(allocsRoot, hc.alloc().id()),
+                        nodeKeys(node.current(), dc, hc.alloc()), env),
+                events);
+    }
+
+    @Bean
+    AllocManager allocManager(AllocStateStore store, DriverManager drivers, AllocRunners runners, NodeAdmission admission,
+                              AllocRunnerContext runnerContext, RunnerEvents events, BerthProperties props) {
+        return new AllocManager(store, drivers, runners, admission, runnerContext, events, props.client().maxKillTimeout());
     }
 
     /** tmpfs for each task's secrets/ and private/ ({@code berth.alloc.secrets-tmpfs}). */
@@ -120,7 +118,7 @@ class AllocConfiguration {
         return new SecretsTmpfs(props.secretsTmpfs());
     }
 
-    /** Crash reconciliation (issue 7): kills task processes no persisted handle accounts for, before allocs are restored. */
+    /** Crash reconciliation: kills task processes no persisted handle accounts for, before allocs are restored. */
     @Bean
     SmartLifecycle allocReconciler(AllocStateStore store, DriverManager drivers, Clock clock, BerthMetrics berthMetrics) {
         return new AllocRestorer(new Reconciler(store, drivers, clock), berthMetrics);

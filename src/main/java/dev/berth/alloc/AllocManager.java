@@ -1,16 +1,13 @@
 package dev.berth.alloc;
 
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 
 import org.slf4j.Logger;
@@ -21,13 +18,11 @@ import dev.berth.alloc.AllocExceptions.ConflictException;
 import dev.berth.alloc.AllocExceptions.UnknownAllocException;
 import dev.berth.alloc.AllocExceptions.UnknownTaskException;
 import dev.berth.alloc.admission.AdmissionException;
-import dev.berth.alloc.admission.DeviceAdmission;
-import dev.berth.alloc.admission.NodeCapacity;
-import dev.berth.alloc.admission.PortAllocator;
-import dev.berth.alloc.admission.ResourceAssignment;
-import dev.berth.alloc.admission.UpdateAdmission;
+import dev.berth.alloc.admission.NodeAdmission;
+import dev.berth.alloc.admission.Usage;
 import dev.berth.alloc.runner.AllocRunner;
 import dev.berth.alloc.runner.AllocRunnerContext;
+import dev.berth.alloc.runner.AllocRunners;
 import dev.berth.alloc.spec.AllocSpecs;
 import dev.berth.alloc.spec.AllocationSpec;
 import dev.berth.alloc.spec.SpecValidationException;
@@ -38,8 +33,6 @@ import dev.berth.alloc.store.AllocStateStore;
 import dev.berth.alloc.store.ClientStatus;
 import dev.berth.alloc.task.TaskRunner;
 import dev.berth.alloc.task.TaskState;
-import dev.berth.device.AllocatedDevice;
-import dev.berth.device.DeviceAllocator;
 import dev.berth.driver.DriverException;
 import dev.berth.driver.DriverManager;
 import dev.berth.driver.HealthState;
@@ -63,38 +56,22 @@ public class AllocManager {
 
     private final AllocStateStore store;
     private final DriverManager drivers;
-    private final NodeCapacity capacity;
-    private final PortAllocator ports;
-    private final Clock clock;
+    private final AllocRunners runners;
+    private final NodeAdmission admission;
+    private final AllocRunnerContext runnerContext;
+    private final RunnerEvents events;
     private final Duration maxKillTimeout;
-    private final DeviceAllocator devices;
-    private final Map<String, AllocRunner> runners = new ConcurrentHashMap<>();
-    private final Map<String, Instant> submittedAt = new ConcurrentHashMap<>();
     private final Object admissionLock = new Object();
-    private volatile AllocRunnerContext runnerContext;
-    private volatile AllocMetrics metrics;
 
-    public AllocManager(AllocStateStore store, DriverManager drivers, NodeCapacity capacity, PortAllocator ports, Clock clock,
-                        Duration maxKillTimeout) {
-        this(store, drivers, capacity, ports, clock, maxKillTimeout, null);
-    }
-
-    /** @param devices device admission; null on a node without device support (device requests are then refused) */
-    public AllocManager(AllocStateStore store, DriverManager drivers, NodeCapacity capacity, PortAllocator ports, Clock clock,
-                        Duration maxKillTimeout, DeviceAllocator devices) {
-        this.devices = devices;
+    AllocManager(AllocStateStore store, DriverManager drivers, AllocRunners runners, NodeAdmission admission,
+                 AllocRunnerContext runnerContext, RunnerEvents events, Duration maxKillTimeout) {
         this.store = store;
         this.drivers = drivers;
-        this.capacity = capacity;
-        this.ports = ports;
-        this.clock = clock;
+        this.runners = runners;
+        this.admission = admission;
+        this.runnerContext = runnerContext;
+        this.events = events;
         this.maxKillTimeout = maxKillTimeout;
-    }
-
-    /** Wires the runner collaborators (their listener calls back into this manager). */
-    void init(AllocRunnerContext context, AllocMetrics allocMetrics) {
-        this.runnerContext = context;
-        this.metrics = allocMetrics;
     }
 
     /**
@@ -102,11 +79,7 @@ public class AllocManager {
      * {@code AllocModifyIndex} changes nothing and returns the current state).
      */
     public SubmitResult submit(String pathId, AllocationSpec submitted) throws SpecValidationException, AdmissionException {
-        AllocationSpec spec = submitted.id() == null || submitted.id().isEmpty()
-                ? new AllocationSpec(pathId, submitted.name(), submitted.namespace(), submitted.jobId(), submitted.job(),
-                submitted.taskGroup(), submitted.desiredStatus(), submitted.allocModifyIndex(), submitted.previousAllocation(),
-                submitted.allocatedResources())
-                : submitted;
+        AllocationSpec spec = submitted.id() == null || submitted.id().isEmpty() ? submitted.withId(pathId) : submitted;
         if (!spec.id().equals(pathId)) {
             throw new SpecValidationException("ID", "Allocation ID \"" + spec.id() + "\" does not match the path ID \"" + pathId + "\"");
         }
@@ -115,47 +88,47 @@ public class AllocManager {
         AllocSpecs.validatePolicies(spec);
         validateDrivers(spec);
         synchronized (admissionLock) {
-            AllocRunner existing = runners.get(spec.id());
-            if (existing != null) {
-                if (spec.modifyIndex() <= existing.record().spec().modifyIndex()) {
-                    return new SubmitResult(Outcome.STALE, view(existing));
-                }
-                TaskGroupSpec oldGroup = existing.record().spec().group().orElseThrow();
-                TaskGroupSpec newGroup = spec.group().orElseThrow();
-                if (!oldGroup.name().equals(newGroup.name())) {
-                    throw new SpecValidationException("TaskGroup", "An update cannot change the task group");
-                }
-                if (!spec.desiredTerminal()) {
-                    UpdateAdmission.check(oldGroup, newGroup, allocated(), capacity);
-                }
-                // Ports and resources stay as admitted; an update does not re-admit.
-                existing.update(spec.withAllocatedResources(existing.record().spec().allocatedResources()));
-                return new SubmitResult(Outcome.UPDATED, view(existing));
+            Optional<AllocRunner> existing = runners.find(spec.id());
+            if (existing.isPresent()) {
+                return update(existing.get(), spec);
             }
             if (store.isDeleted(spec.id())) {
                 throw new AdmissionException("id", "Allocation \"" + spec.id() + "\" was destroyed and cannot be reused");
             }
             if (!spec.desiredTerminal()) {
-                admit(spec);
-                Map<String, List<AllocatedDevice>> assigned = DeviceAdmission.assigned(spec);
-                spec = ResourceAssignment.assign(spec, ports);
-                spec = DeviceAdmission.reserve(spec, assigned, devices, ports);
+                spec = admission.admit(spec, allocated());
             }
             AllocRecord record = new AllocRecord(spec, ClientStatus.PENDING, "No tasks have started");
             try {
                 store.putAlloc(record);
             } catch (RuntimeException e) {
                 // Nothing stored: give back what admission took.
-                ports.release(spec.id());
-                releaseDevices(spec.id());
+                admission.release(spec.id());
                 throw e;
             }
             AllocRunner runner = new AllocRunner(runnerContext, record);
-            runners.put(spec.id(), runner);
-            submittedAt.put(spec.id(), clock.instant());
+            runners.add(runner);
+            events.submitted(spec.id());
             runner.start();
             return new SubmitResult(Outcome.CREATED, view(runner));
         }
+    }
+
+    private SubmitResult update(AllocRunner existing, AllocationSpec spec) throws SpecValidationException, AdmissionException {
+        if (spec.modifyIndex() <= existing.record().spec().modifyIndex()) {
+            return new SubmitResult(Outcome.STALE, view(existing));
+        }
+        TaskGroupSpec oldGroup = existing.record().spec().group().orElseThrow();
+        TaskGroupSpec newGroup = spec.group().orElseThrow();
+        if (!oldGroup.name().equals(newGroup.name())) {
+            throw new SpecValidationException("TaskGroup", "An update cannot change the task group");
+        }
+        if (!spec.desiredTerminal()) {
+            admission.admitUpdate(oldGroup, newGroup, allocated());
+        }
+        // Ports and resources stay as admitted; an update does not re-admit.
+        existing.update(spec.withAllocatedResources(existing.record().spec().allocatedResources()));
+        return new SubmitResult(Outcome.UPDATED, view(existing));
     }
 
     private void validateDrivers(AllocationSpec spec) throws SpecValidationException {
@@ -182,55 +155,38 @@ public class AllocManager {
         }
     }
 
-    private void admit(AllocationSpec spec) throws AdmissionException {
-        long[] used = allocated();
-        long cpu = 0;
-        long mem = 0;
-        for (TaskSpec t : spec.group().orElseThrow().tasks()) {
-            cpu += t.cpu();
-            mem += t.memoryMb();
-        }
-        if (used[0] + cpu > capacity.cpuMhz()) {
-            throw new AdmissionException("cpu", "Resources exhausted on node: cpu (asked " + cpu + " MHz, "
-                    + (capacity.cpuMhz() - used[0]) + " MHz unallocated)");
-        }
-        if (used[1] + mem > capacity.memoryMb()) {
-            throw new AdmissionException("memory", "Resources exhausted on node: memory (asked " + mem + " MB, "
-                    + (capacity.memoryMb() - used[1]) + " MB unallocated)");
-        }
+    /** What allocs that are neither desired- nor client-terminal hold. */
+    Usage allocated() {
+        return allocated(runners.all());
     }
 
-    /** {cpuMhz, memoryMb} allocated to allocs that are neither desired- nor client-terminal. */
-    long[] allocated() {
-        long cpu = 0;
-        long mem = 0;
-        for (AllocRunner r : runners.values()) {
+    /** What the runners' allocs that are neither desired- nor client-terminal hold. */
+    static Usage allocated(Collection<AllocRunner> all) {
+        Usage sum = Usage.NONE;
+        for (AllocRunner r : all) {
             AllocRecord rec = r.record();
             if (rec.spec().desiredTerminal() || ClientStatus.terminal(rec.clientStatus()) || r.runDone().isDone()) {
                 continue;
             }
-            for (TaskSpec t : rec.spec().group().orElseThrow().tasks()) {
-                cpu += t.cpu();
-                mem += t.memoryMb();
-            }
+            sum = sum.plus(Usage.of(rec.spec().group().orElseThrow().tasks()));
         }
-        return new long[] {cpu, mem};
+        return sum;
     }
 
     public List<AllocView> list() {
         List<AllocView> views = new ArrayList<>();
-        runners.values().forEach(r -> views.add(view(r)));
+        runners.all().forEach(r -> views.add(view(r)));
         views.sort(java.util.Comparator.comparing(v -> v.record().id()));
         return views;
     }
 
     /** Whether the allocation is known (a map lookup; builds no view). */
     public boolean exists(String id) {
-        return runners.containsKey(id);
+        return runners.contains(id);
     }
 
     public Optional<AllocView> get(String id) {
-        return Optional.ofNullable(runners.get(id)).map(AllocManager::view);
+        return runners.find(id).map(AllocManager::view);
     }
 
     private static AllocView view(AllocRunner r) {
@@ -239,15 +195,11 @@ public class AllocManager {
 
     /** The runner of a known allocation, if any (device health acts on its tasks). */
     public Optional<AllocRunner> runnerOf(String id) {
-        return Optional.ofNullable(runners.get(id));
+        return runners.find(id);
     }
 
     private AllocRunner runner(String id) throws UnknownAllocException {
-        AllocRunner r = runners.get(id);
-        if (r == null) {
-            throw new UnknownAllocException(id);
-        }
-        return r;
+        return runners.find(id).orElseThrow(() -> new UnknownAllocException(id));
     }
 
     /** §2 restart semantics: one task, all tasks, or the running ones. Blocks until the old processes exited. */
@@ -327,8 +279,7 @@ public class AllocManager {
 
     /** Destroys an allocation (idempotent). The future completes once its tasks are dead and its state is gone. */
     public CompletableFuture<Void> destroy(String id) throws UnknownAllocException {
-        AllocRunner r = runners.get(id);
-        if (r == null && store.isDeleted(id)) {
+        if (!runners.contains(id) && store.isDeleted(id)) {
             // Already destroyed: a repeated destroy is a no-op, not an error.
             return CompletableFuture.completedFuture(null);
         }
@@ -343,10 +294,9 @@ public class AllocManager {
         for (AllocRecord rec : store.allocs()) {
             try {
                 AllocationSpec spec = rec.spec();
-                ports.claim(spec.id(), spec.group().orElseThrow().networks());
-                spec.group().orElseThrow().tasks().forEach(t -> ports.claim(spec.id(), t.resources() == null ? null : t.resources().networks()));
+                admission.reclaim(spec);
                 AllocRunner runner = new AllocRunner(runnerContext, rec, true);
-                runners.put(spec.id(), runner);
+                runners.add(runner);
                 runner.start();
                 log.info("restored allocation: alloc={} status={}", spec.id(), rec.clientStatus());
             } catch (RuntimeException e) {
@@ -357,23 +307,7 @@ public class AllocManager {
 
     /** Agent shutdown: ends every runner thread promptly; tasks keep running. */
     public void shutdown(Duration wait) {
-        try (var exec = Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("berth-shutdown-", 0).factory())) {
-            for (AllocRunner r : runners.values()) {
-                exec.submit(() -> {
-                    r.shutdown(wait);
-                    return null;
-                });
-            }
-        }
-    }
-
-    Collection<AllocRunner> runners() {
-        return runners.values();
-    }
-
-    /** The runner of a known alloc (previous-alloc watcher), or empty. */
-    Optional<AllocRunner> runnerFor(String id) {
-        return Optional.ofNullable(runners.get(id));
+        runners.shutdown(wait);
     }
 
     /**
@@ -388,7 +322,7 @@ public class AllocManager {
     /** Allocs that are done for good: their run loop ended and they are client- or desired-terminal. */
     public List<TerminalAlloc> terminalAllocs() {
         List<TerminalAlloc> out = new ArrayList<>();
-        for (AllocRunner r : runners.values()) {
+        for (AllocRunner r : runners.all()) {
             if (isTerminal(r)) {
                 Instant finished = r.taskStates().values().stream().map(TaskState::finishedAt).filter(java.util.Objects::nonNull)
                         .max(java.util.Comparator.naturalOrder()).orElse(null);
@@ -411,38 +345,5 @@ public class AllocManager {
     /** Number of allocs this node knows (live and terminal). */
     public int allocCount() {
         return runners.size();
-    }
-
-    // ---- listener callbacks ----
-
-    void taskStarted(String allocId) {
-        Instant put = submittedAt.remove(allocId);
-        if (put != null && metrics != null) {
-            metrics.started(Duration.between(put, clock.instant()));
-        }
-    }
-
-    void allocFinished(String allocId) {
-        ports.release(allocId);
-    }
-
-    void allocDestroyed(String allocId) {
-        ports.release(allocId);
-        // Devices stay reserved while the alloc exists (also when terminal), as Nomad keeps them until GC/destroy.
-        releaseDevices(allocId);
-        runners.remove(allocId);
-        submittedAt.remove(allocId);
-        log.info("allocation destroyed: alloc={}", allocId);
-    }
-
-    private void releaseDevices(String allocId) {
-        if (devices != null) {
-            devices.release(allocId);
-        }
-    }
-
-    Map<String, TaskState> taskStates(String id) {
-        AllocRunner r = runners.get(id);
-        return r == null ? new HashMap<>() : r.taskStates();
     }
 }

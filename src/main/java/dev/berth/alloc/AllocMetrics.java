@@ -12,6 +12,7 @@ import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
 
 import dev.berth.alloc.admission.NodeCapacity;
+import dev.berth.alloc.admission.Usage;
 import dev.berth.alloc.runner.AllocRunner;
 import dev.berth.alloc.store.ClientStatus;
 import dev.berth.alloc.task.TaskState;
@@ -55,9 +56,9 @@ public final class AllocMetrics {
     /**
      * @param runners   the live runners (read on scrape; a scrape never triggers work beyond counting)
      * @param capacity  node capacity for the unallocated gauges
-     * @param allocated allocated {cpuMhz, memoryMb} of non-terminal allocs
+     * @param allocated what non-terminal allocs hold
      */
-    public AllocMetrics(BerthMetrics metrics, Supplier<Collection<AllocRunner>> runners, NodeCapacity capacity, Supplier<long[]> allocated) {
+    public AllocMetrics(BerthMetrics metrics, Supplier<Collection<AllocRunner>> runners, NodeCapacity capacity, Supplier<Usage> allocated) {
         this.metrics = metrics;
         for (String status : STATUSES) {
             metrics.gauge(ALLOCATIONS, MetricScope.NODE, Tags.of("status", status), runners,
@@ -74,10 +75,10 @@ public final class AllocMetrics {
             metrics.gauge(BerthMetric.nomadOnly("nomad.client.tasks." + state), MetricScope.NODE, Tags.empty(), runners,
                     r -> countTasks(r.get(), state));
         }
-        metrics.gauge(ALLOCATED_CPU, MetricScope.NODE, Tags.empty(), allocated, a -> a.get()[0]);
-        metrics.gauge(ALLOCATED_MEMORY, MetricScope.NODE, Tags.empty(), allocated, a -> a.get()[1]);
-        metrics.gauge(UNALLOCATED_CPU, MetricScope.NODE, Tags.empty(), allocated, a -> capacity.cpuMhz() - a.get()[0]);
-        metrics.gauge(UNALLOCATED_MEMORY, MetricScope.NODE, Tags.empty(), allocated, a -> capacity.memoryMb() - a.get()[1]);
+        metrics.gauge(ALLOCATED_CPU, MetricScope.NODE, Tags.empty(), allocated, a -> a.get().cpuMhz());
+        metrics.gauge(ALLOCATED_MEMORY, MetricScope.NODE, Tags.empty(), allocated, a -> a.get().memoryMb());
+        metrics.gauge(UNALLOCATED_CPU, MetricScope.NODE, Tags.empty(), allocated, a -> capacity.cpuMhz() - a.get().cpuMhz());
+        metrics.gauge(UNALLOCATED_MEMORY, MetricScope.NODE, Tags.empty(), allocated, a -> capacity.memoryMb() - a.get().memoryMb());
         this.restarts = metrics.counter(RESTARTS, MetricScope.TASK, Tags.empty());
         this.oomKills = metrics.counter(OOM_KILLS, MetricScope.TASK, Tags.empty());
         // Percentiles are not part of the helper's contract; this agent-only timer registers them directly.

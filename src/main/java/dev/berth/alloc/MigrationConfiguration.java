@@ -3,14 +3,13 @@ package dev.berth.alloc;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
-import java.util.Optional;
 
-import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 import dev.berth.alloc.hooks.MigrateHook;
 import dev.berth.alloc.hooks.PrevAllocWatcher;
+import dev.berth.alloc.runner.AllocRunners;
 import dev.berth.config.BerthMetric;
 import dev.berth.config.BerthMetrics;
 import dev.berth.config.MetricScope;
@@ -24,11 +23,9 @@ public class MigrationConfiguration {
     public static final BerthMetric MIGRATING = BerthMetric.of("berth.client.allocations.migrating", "nomad.client.allocations.migrating",
             "Allocations moving their previous allocation's data");
 
-    /** Looks runners up lazily: the manager's own hook list contains the migrate hook. */
     @Bean
-    PrevAllocWatcher prevAllocWatcher(ObjectProvider<AllocManager> manager) {
-        return new PrevAllocWatcher(id -> Optional.ofNullable(manager.getIfAvailable()).flatMap(m -> m.runnerFor(id)),
-                Duration.ofMillis(100));
+    PrevAllocWatcher prevAllocWatcher(AllocRunners runners) {
+        return new PrevAllocWatcher(runners::find, Duration.ofMillis(100));
     }
 
     @Bean

@@ -75,13 +75,20 @@ public record BerthProperties(
 
     public record Drivers(
             @DefaultValue @Valid Driver rawExec,
-            @DefaultValue @Valid Driver exec,
+            @DefaultValue @Valid Exec exec,
             @DefaultValue @Valid Docker docker,
             @DefaultValue @Valid Driver mock) {
     }
 
     /** @param enabled whether the driver is offered to tasks (undetected when off). */
     public record Driver(@DefaultValue("false") boolean enabled) {
+    }
+
+    /**
+     * @param enabled   whether the exec driver is offered to tasks (undetected when off)
+     * @param pidsLimit default pids limit of an exec task's cgroup (a task's {@code pids_limit} overrides it)
+     */
+    public record Exec(@DefaultValue("false") boolean enabled, @DefaultValue("4096") long pidsLimit) {
     }
 
     /**

@@ -12,7 +12,7 @@ import java.util.concurrent.ConcurrentHashMap;
 /**
  * The latest statistics of every device instance, indexed by instance ID and filled by the plugins' statistics streams.
  * A task's device statistics are a lookup of its reserved IDs: {@code O(reserved instances)}, not Nomad's walk over
- * every host device group per task (seed 001: "tasks x total-host-devices").
+ * every host device group per task (that costs tasks × host device groups).
  *
  * <p>Thread-safe: plugin supervisors write, REST and metrics read, without a global lock.
  */
@@ -118,7 +118,7 @@ public class DeviceStatsIndex {
 
     /**
      * Merges per-task device statistics into the allocation's: instances of the same group used by different tasks
-     * end up in one {@link DeviceGroupStats} (Nomad concatenates, giving one entry per task: seed 001).
+     * end up in one {@link DeviceGroupStats} (Nomad concatenates, giving one entry per task).
      */
     public static List<DeviceGroupStats> merge(Collection<List<DeviceGroupStats>> perTask) {
         // A group only one task uses is taken as it is; only shared groups are copied into a merged map.

@@ -7,7 +7,7 @@ import com.fasterxml.jackson.annotation.JsonProperty;
  * One statistic (Nomad {@code plugins/shared/structs/stats.go StatValue}). A numerator with a denominator is a
  * fraction (used/total), a numerator alone a scalar.
  *
- * <p><b>Zero and unset are different</b> (seed 004): every field is boxed; a set {@code 0} or {@code false} is written,
+ * <p><b>Zero and unset are different</b>: every field is boxed; a set {@code 0} or {@code false} is written,
  * an unset ({@code null}) field is left out of the JSON, exactly like Nomad's {@code omitempty} pointers.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)

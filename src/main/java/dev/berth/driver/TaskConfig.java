@@ -24,9 +24,8 @@ import java.util.Objects;
  * @param cpuMhz       CPU shares in MHz (0 = unset)
  * @param memoryMb     memory limit in MB (0 = unset)
  * @param memoryMaxMb  memory hard limit in MB (0 = unset)
- * @param devices      device nodes/mounts handed over by reservations (empty when none), one string each:
- *                     {@code device:<hostPath>:<taskPath>:<cgroupPerms>} or {@code mount:<hostPath>:<taskPath>:ro|rw};
- *                     drivers without isolation (raw_exec) ignore them, the task still gets the device env
+ * @param devices      device nodes and mounts handed over by reservations (empty when none); drivers without isolation
+ *                     (raw_exec) ignore them, the task still gets the device env
  */
 public record TaskConfig(
         String id,
@@ -44,7 +43,7 @@ public record TaskConfig(
         int cpuMhz,
         int memoryMb,
         int memoryMaxMb,
-        List<String> devices) {
+        List<TaskDevice> devices) {
 
     public TaskConfig {
         Objects.requireNonNull(id, "'id' must not be null");

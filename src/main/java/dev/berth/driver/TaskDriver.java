@@ -36,7 +36,7 @@ public interface TaskDriver {
 
     /**
      * A future that completes with the task's exit once it ends. Never blocks. Callers always bound their wait
-     * by their own cancellation too (seed 002): a misbehaving driver must not hang a runner.
+     * by their own cancellation too: a misbehaving driver must not hang a runner.
      */
     CompletableFuture<ExitResult> waitTask(TaskHandle handle);
 
@@ -64,7 +64,7 @@ public interface TaskDriver {
 
     /**
      * Every task of this driver (and of this agent's data dir) that is running on the host right now, found without the
-     * agent's state — for crash reconciliation at start-up (issue 7): a task started just before a crash may have no
+     * agent's state — for crash reconciliation at start-up: a task started just before a crash may have no
      * persisted handle. Each returned handle can be given to {@link #recover} and then {@link #destroy}. Must not see tasks
      * of another agent on the same host. Default: none, for drivers whose tasks do not outlive the agent.
      */

@@ -133,7 +133,7 @@ class JpaAllocStateStore implements AllocStateStore {
                 .map(e -> json.readValue(e.localJson(), TaskLocalState.class)));
     }
 
-    /** One query over all task rows (issue 7: reconciliation at start-up with hundreds of tasks). */
+    /** One query over all task rows (reconciliation at start-up with hundreds of tasks). */
     @Override
     public Map<String, TaskLocalState> allTaskLocalStates() {
         return tx.execute(status -> {

@@ -28,7 +28,7 @@ import dev.berth.config.InvalidConfigurationException;
 import dev.berth.config.Sleeper;
 
 /**
- * A damaged state database must not brick the node (issue 7). Before any DataSource or Flyway exists, this probes the H2
+ * A damaged state database must not brick the node. Before any DataSource or Flyway exists, this probes the H2
  * file of {@code spring.datasource.url} with a plain JDBC connection (open, list the tables, read every row of the state
  * tables). If H2 cannot read it, the file is moved to {@code <state-dir>/quarantine/berth-<timestamp>.mv.db} with an
  * ERROR log line, and the agent starts on a fresh database; the start-up reconciliation then stops every task process no

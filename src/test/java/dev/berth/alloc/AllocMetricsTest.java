@@ -10,6 +10,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import dev.berth.alloc.admission.NodeCapacity;
+import dev.berth.alloc.admission.Usage;
 import dev.berth.alloc.runner.AllocRunner;
 import dev.berth.alloc.runner.RunnerHarness;
 import dev.berth.alloc.store.ClientStatus;
@@ -45,7 +46,7 @@ class AllocMetricsTest {
             await().until(() -> r.record().clientStatus().equals(ClientStatus.RUNNING));
             SimpleMeterRegistry prom = new SimpleMeterRegistry();
             AllocMetrics pm = new AllocMetrics(new BerthMetrics(prom, MetricsNaming.PROMETHEUS, "h1", "n1", "dc1", ""), () -> List.of(r), CAPACITY,
-                    () -> new long[] {100, 64});
+                    () -> new Usage(100, 64));
             pm.restarted();
             pm.started(Duration.ofMillis(120));
             pm.hook("task_dir", "prestart", 1_000_000);
@@ -60,7 +61,7 @@ class AllocMetricsTest {
 
             SimpleMeterRegistry nomad = new SimpleMeterRegistry();
             AllocMetrics nm = new AllocMetrics(new BerthMetrics(nomad, MetricsNaming.NOMAD, "h1", "n1", "dc1", ""), () -> List.of(r), CAPACITY,
-                    () -> new long[] {100, 64});
+                    () -> new Usage(100, 64));
             nm.oomKilled();
             nm.hook("alloc_dir", "prerun", 1_000);
             assertThat(nomad.get("nomad.client.allocations.running").gauge().value()).isEqualTo(1);

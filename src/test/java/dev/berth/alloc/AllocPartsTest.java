@@ -101,10 +101,10 @@ class AllocPartsTest {
         TaskState running = pending.withState(TaskState.RUNNING, Instant.EPOCH);
         TaskState dead = running.withState(TaskState.DEAD, Instant.EPOCH);
         TaskState failed = dead.withFailed();
-        assertThat(ClientStatus.derive(List.of(running, failed))).containsExactly("failed", "Failed tasks");
-        assertThat(ClientStatus.derive(List.of(running, dead, pending))).containsExactly("running", "Tasks are running");
-        assertThat(ClientStatus.derive(List.of(pending, dead))).containsExactly("pending", "No tasks have started");
-        assertThat(ClientStatus.derive(List.of(dead, dead))).containsExactly("complete", "All tasks have completed");
+        assertThat(ClientStatus.derive(List.of(running, failed))).isEqualTo(new ClientStatus.Derived("failed", "Failed tasks"));
+        assertThat(ClientStatus.derive(List.of(running, dead, pending))).isEqualTo(new ClientStatus.Derived("running", "Tasks are running"));
+        assertThat(ClientStatus.derive(List.of(pending, dead))).isEqualTo(new ClientStatus.Derived("pending", "No tasks have started"));
+        assertThat(ClientStatus.derive(List.of(dead, dead))).isEqualTo(new ClientStatus.Derived("complete", "All tasks have completed"));
     }
 
     @Test

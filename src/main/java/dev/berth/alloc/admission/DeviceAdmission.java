@@ -18,7 +18,7 @@ import dev.berth.device.DeviceRequest;
  * already chose in {@code AllocatedResources.Tasks[task].Devices}) are reserved together or not at all, and the reserved
  * IDs are written back into {@code AllocatedResources.Tasks[task].Devices} so they are reported and persisted.
  */
-public final class DeviceAdmission {
+final class DeviceAdmission {
 
     private DeviceAdmission() {
     }
@@ -29,7 +29,7 @@ public final class DeviceAdmission {
      *
      * @throws SpecValidationException when an assignment names a task the group does not have
      */
-    public static Map<String, List<AllocatedDevice>> assigned(AllocationSpec spec) throws SpecValidationException {
+    static Map<String, List<AllocatedDevice>> assigned(AllocationSpec spec) throws SpecValidationException {
         Map<String, List<AllocatedDevice>> result = new LinkedHashMap<>();
         TaskGroupSpec group = spec.group().orElseThrow();
         String policy = group.meta() == null ? null : group.meta().get(dev.berth.device.DeviceProperties.ON_UNHEALTHY_META);
@@ -67,7 +67,7 @@ public final class DeviceAdmission {
      * @param devices the allocator, or null on a node without device support
      * @throws AdmissionException (resource {@code devices}) naming the task and request that cannot be satisfied
      */
-    public static AllocationSpec reserve(AllocationSpec spec, Map<String, List<AllocatedDevice>> assigned, DeviceAllocator devices,
+    static AllocationSpec reserve(AllocationSpec spec, Map<String, List<AllocatedDevice>> assigned, DeviceAllocator devices,
                                   PortAllocator ports) throws AdmissionException {
         TaskGroupSpec group = spec.group().orElseThrow();
         Map<String, List<DeviceRequest>> requests = new LinkedHashMap<>();

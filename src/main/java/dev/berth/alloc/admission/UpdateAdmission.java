@@ -13,15 +13,15 @@ import dev.berth.alloc.spec.TaskSpec;
  * so an added task may not ask for its own networks or devices (400); its CPU and memory must fit the node's unallocated
  * capacity on top of what is allocated already (409), as a new allocation's would.
  */
-public final class UpdateAdmission {
+final class UpdateAdmission {
 
     private UpdateAdmission() {
     }
 
     /**
-     * @param allocated {cpuMhz, memoryMb} allocated on the node now (the updated alloc's current tasks included)
+     * @param allocated allocated on the node now (the updated alloc's current tasks included)
      */
-    public static void check(TaskGroupSpec current, TaskGroupSpec updated, long[] allocated, NodeCapacity capacity)
+    static void check(TaskGroupSpec current, TaskGroupSpec updated, Usage allocated, NodeCapacity capacity)
             throws SpecValidationException, AdmissionException {
         Set<String> have = current.tasks().stream().map(TaskSpec::name).collect(Collectors.toSet());
         List<TaskSpec> added = updated.tasks().stream().filter(t -> !have.contains(t.name())).toList();
@@ -38,13 +38,13 @@ public final class UpdateAdmission {
             cpu += t.cpu();
             mem += t.memoryMb();
         }
-        if (cpu > 0 && allocated[0] + cpu > capacity.cpuMhz()) {
+        if (cpu > 0 && allocated.cpuMhz() + cpu > capacity.cpuMhz()) {
             throw new AdmissionException("cpu", "Resources exhausted on node: cpu (asked " + cpu + " MHz, "
-                    + (capacity.cpuMhz() - allocated[0]) + " MHz unallocated)");
+                    + (capacity.cpuMhz() - allocated.cpuMhz()) + " MHz unallocated)");
         }
-        if (mem > 0 && allocated[1] + mem > capacity.memoryMb()) {
+        if (mem > 0 && allocated.memoryMb() + mem > capacity.memoryMb()) {
             throw new AdmissionException("memory", "Resources exhausted on node: memory (asked " + mem + " MB, "
-                    + (capacity.memoryMb() - allocated[1]) + " MB unallocated)");
+                    + (capacity.memoryMb() - allocated.memoryMb()) + " MB unallocated)");
         }
     }
 }

@@ -15,6 +15,7 @@ import dev.berth.alloc.task.TaskHooks.PrestartResult;
 import dev.berth.alloc.task.TaskHooks.TaskPrestartHook;
 import dev.berth.device.DeviceAllocator;
 import dev.berth.device.Reservation;
+import dev.berth.driver.TaskDevice;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
@@ -30,12 +31,6 @@ import tools.jackson.databind.json.JsonMapper;
 @Component
 @Order(20)
 public class DevicesHook implements TaskPrestartHook {
-
-    /** {@code device:<hostPath>:<taskPath>:<cgroupPerms>}. */
-    public static final String DEVICE_PREFIX = "device:";
-
-    /** {@code mount:<hostPath>:<taskPath>:ro|rw}. */
-    public static final String MOUNT_PREFIX = "mount:";
 
     /** The persisted done-flag: the plugins' merged reservation, in Nomad's {@code ContainerReservation} JSON shape. */
     public static final String STATE_FILE = ".berth-devices.json";
@@ -72,12 +67,12 @@ public class DevicesHook implements TaskPrestartHook {
         return new PrestartResult(reservation.envs(), false, driverDevices(reservation));
     }
 
-    /** The reservation's mounts and device nodes in the {@code TaskConfig.devices} string format. */
-    public static List<String> driverDevices(Reservation reservation) {
-        List<String> result = new ArrayList<>();
-        reservation.devices().forEach(d -> result.add(DEVICE_PREFIX + d.hostPath() + ":" + (d.taskPath() == null ? d.hostPath() : d.taskPath())
-                + ":" + (d.cgroupPerms() == null || d.cgroupPerms().isEmpty() ? "rwm" : d.cgroupPerms())));
-        reservation.mounts().forEach(m -> result.add(MOUNT_PREFIX + m.hostPath() + ":" + m.taskPath() + ":" + (m.readOnly() ? "ro" : "rw")));
+    /** The reservation's device nodes and mounts for the driver; a node without a task path keeps its host path. */
+    public static List<TaskDevice> driverDevices(Reservation reservation) {
+        List<TaskDevice> result = new ArrayList<>();
+        reservation.devices().forEach(d -> result.add(new TaskDevice.Node(d.hostPath(), d.taskPath() == null ? d.hostPath() : d.taskPath(),
+                d.cgroupPerms() == null || d.cgroupPerms().isEmpty() ? "rwm" : d.cgroupPerms())));
+        reservation.mounts().forEach(m -> result.add(new TaskDevice.Mount(m.hostPath(), m.taskPath(), m.readOnly())));
         return result;
     }
 

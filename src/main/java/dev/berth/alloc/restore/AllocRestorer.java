@@ -14,7 +14,7 @@ import dev.berth.config.BerthMetrics;
 import dev.berth.config.MetricScope;
 
 /**
- * Start-up crash reconciliation (issue 7): runs the {@link Reconciler} synchronously in {@link #start()}, after the
+ * Start-up crash reconciliation: runs the {@link Reconciler} synchronously in {@link #start()}, after the
  * fingerprint phases and before the alloc manager restores the persisted allocations (its lifecycle, phase 0) and before
  * the web server starts — so the API is not reachable, and readiness stays {@code REFUSING_TRAFFIC}, until every task
  * process is either accounted for or killed. Stopping does nothing: agent shutdown leaves tasks running.

@@ -21,7 +21,7 @@ import dev.berth.driver.TaskDriver;
 import dev.berth.driver.TaskHandle;
 
 /**
- * Crash reconciliation at start-up (issue 7), before any alloc is restored: what runs on the host is compared with what
+ * Crash reconciliation at start-up, before any alloc is restored: what runs on the host is compared with what
  * the state database says. Every live task process (found by its driver, {@link TaskDriver#liveTasks}) that no persisted
  * handle accounts for is killed: it was started just before a crash (its handle never written), belongs to an allocation
  * that was destroyed, or to a state database that was lost. The restore then starts such a task again where its
@@ -112,8 +112,8 @@ public final class Reconciler {
                 }
             });
             store.alloc(id).ifPresent(rec -> {
-                String[] status = ClientStatus.derive(updated.values());
-                store.putAlloc(rec.withStatus(status[0], status[1]));
+                ClientStatus.Derived status = ClientStatus.derive(updated.values());
+                store.putAlloc(rec.withStatus(status.status(), status.description()));
             });
             log.info("tasks of a stopped allocation marked dead at start-up: alloc={}", id);
         }

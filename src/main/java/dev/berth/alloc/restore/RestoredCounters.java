@@ -3,7 +3,7 @@ package dev.berth.alloc.restore;
 import dev.berth.alloc.task.RestartTracker;
 import dev.berth.alloc.task.RestartTracking;
 
-/** Continues a task's restart tracker from its persisted counters after an agent restart (issue 7). */
+/** Continues a task's restart tracker from its persisted counters after an agent restart. */
 public final class RestoredCounters {
 
     private RestoredCounters() {

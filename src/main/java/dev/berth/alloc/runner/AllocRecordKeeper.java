@@ -46,13 +46,13 @@ final class AllocRecordKeeper {
     /** Derives the client status from the task states (Nomad's {@code getClientStatus}); persists it when it changed. */
     StatusChange derive(Collection<TaskState> states) {
         synchronized (lock) {
-            String[] derived = ClientStatus.derive(states);
+            ClientStatus.Derived derived = ClientStatus.derive(states);
             String old = record.clientStatus();
-            if (!derived[0].equals(record.clientStatus()) || !derived[1].equals(record.clientDescription())) {
-                record = record.withStatus(derived[0], derived[1]);
+            if (!derived.status().equals(record.clientStatus()) || !derived.description().equals(record.clientDescription())) {
+                record = record.withStatus(derived.status(), derived.description());
                 store.putAlloc(record);
             }
-            return new StatusChange(old, derived[0]);
+            return new StatusChange(old, derived.status());
         }
     }
 }

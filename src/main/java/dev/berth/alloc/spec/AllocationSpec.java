@@ -71,6 +71,11 @@ public record AllocationSpec(
         }
     }
 
+    public AllocationSpec withId(String newId) {
+        return new AllocationSpec(newId, name, namespace, jobId, job, taskGroup, desiredStatus, allocModifyIndex, previousAllocation,
+                allocatedResources);
+    }
+
     public AllocationSpec withDesiredStatus(String status) {
         return new AllocationSpec(id, name, namespace, jobId, job, taskGroup, status, allocModifyIndex, previousAllocation,
                 allocatedResources);

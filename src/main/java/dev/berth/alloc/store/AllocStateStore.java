@@ -40,7 +40,7 @@ public interface AllocStateStore extends TaskStateStore {
 
     /**
      * Every persisted local state of every stored allocation, keyed {@code <allocId>/<taskName>} — one read for the start-up
-     * reconciliation (issue 7) instead of one per task. The default reads them one by one.
+     * reconciliation instead of one per task. The default reads them one by one.
      */
     default Map<String, TaskLocalState> allTaskLocalStates() {
         Map<String, TaskLocalState> all = new java.util.HashMap<>();

@@ -16,29 +16,33 @@ public final class ClientStatus {
     private ClientStatus() {
     }
 
+    /** A client status and its description ({@code ClientStatus}, {@code ClientDescription}). */
+    public record Derived(String status, String description) {
+    }
+
     /** Status and description, first match wins: failed, running, pending, complete. */
-    public static String[] derive(Collection<TaskState> states) {
+    public static Derived derive(Collection<TaskState> states) {
         boolean running = false;
         boolean pending = false;
         boolean dead = false;
         for (TaskState s : states) {
             if (s.dead() && s.failed()) {
-                return new String[] {FAILED, "Failed tasks"};
+                return new Derived(FAILED, "Failed tasks");
             }
             running |= s.running();
             pending |= s.pending();
             dead |= s.dead();
         }
         if (running) {
-            return new String[] {RUNNING, "Tasks are running"};
+            return new Derived(RUNNING, "Tasks are running");
         }
         if (pending) {
-            return new String[] {PENDING, "No tasks have started"};
+            return new Derived(PENDING, "No tasks have started");
         }
         if (dead) {
-            return new String[] {COMPLETE, "All tasks have completed"};
+            return new Derived(COMPLETE, "All tasks have completed");
         }
-        return new String[] {PENDING, "No tasks have started"};
+        return new Derived(PENDING, "No tasks have started");
     }
 
     public static boolean terminal(String status) {

@@ -123,7 +123,7 @@ public final class RestartTracker {
         return this;
     }
 
-    /** Start of the current restart interval (persisted so a restored task continues the same interval, issue 7). */
+    /** Start of the current restart interval (persisted so a restored task continues the same interval). */
     public Instant intervalStart() {
         lock.lock();
         try {
@@ -134,7 +134,7 @@ public final class RestartTracker {
     }
 
     /**
-     * Continues from persisted counters after an agent restart (issue 7): the attempt count and the interval start, so
+     * Continues from persisted counters after an agent restart: the attempt count and the interval start, so
      * a restart of the agent neither resets nor extends the policy's budget. A null interval start keeps the current one.
      */
     public RestartTracker restore(int restoredCount, Instant restoredIntervalStart) {

@@ -21,7 +21,7 @@ public interface RestartTracking {
 
     RestartDecision decide();
 
-    /** The drivers branch's {@link RestartTracker} behind this port. Counters: the attempt count (interval start not exposed). */
+    /** A {@link RestartTracker} behind this port. Counters: the attempt count (interval start not exposed). */
     static RestartTracking of(RestartTracker tracker) {
         return new RestartTracking() {
             @Override

@@ -6,7 +6,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
-/** Interruptible waiting, injected so runner tests can assert exact delays (seed 004) without real sleeps. */
+/** Interruptible waiting, injected so runner tests can assert exact delays without real sleeps. */
 @FunctionalInterface
 public interface Sleeper {
 

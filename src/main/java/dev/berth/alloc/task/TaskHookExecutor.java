@@ -21,6 +21,7 @@ import dev.berth.alloc.task.TaskHooks.TaskShutdownHook;
 import dev.berth.alloc.task.TaskHooks.TaskStopHook;
 import dev.berth.alloc.task.TaskHooks.TaskUpdateHook;
 import dev.berth.driver.ExitResult;
+import dev.berth.driver.TaskDevice;
 import dev.berth.driver.TaskHandle;
 
 /**
@@ -54,7 +55,7 @@ final class TaskHookExecutor {
     }
 
     /** As {@link #prestart(TaskHookContext, Map, Set)}; the hooks' device nodes/mounts are added to {@code devices}. */
-    Map<String, String> prestart(TaskHookContext context, Map<String, String> base, Set<String> done, List<String> devices)
+    Map<String, String> prestart(TaskHookContext context, Map<String, String> base, Set<String> done, List<TaskDevice> devices)
             throws HookFailedException {
         Map<String, String> env = new LinkedHashMap<>(base);
         for (TaskHook hook : hooks) {

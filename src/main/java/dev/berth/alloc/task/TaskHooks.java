@@ -4,6 +4,7 @@ import java.util.Map;
 
 import dev.berth.alloc.spec.AllocationSpec;
 import dev.berth.driver.ExitResult;
+import dev.berth.driver.TaskDevice;
 import dev.berth.driver.TaskHandle;
 
 /**
@@ -68,9 +69,9 @@ public final class TaskHooks {
     /**
      * @param env     environment variables this hook adds (applied after the built-ins, task meta, host env and task Env)
      * @param done    skip this hook on later starts
-     * @param devices device nodes and mounts for the driver, in {@link dev.berth.driver.TaskConfig#devices()} format
+     * @param devices device nodes and mounts for the driver ({@link dev.berth.driver.TaskConfig#devices()})
      */
-    public record PrestartResult(Map<String, String> env, boolean done, java.util.List<String> devices) {
+    public record PrestartResult(Map<String, String> env, boolean done, java.util.List<TaskDevice> devices) {
 
         public PrestartResult {
             env = env == null ? Map.of() : Map.copyOf(env);

@@ -19,6 +19,7 @@ import dev.berth.alloc.spec.TaskSpec;
 import dev.berth.alloc.task.TaskHooks.HookFailedException;
 import dev.berth.driver.DriverException;
 import dev.berth.driver.ExitResult;
+import dev.berth.driver.TaskDevice;
 import dev.berth.driver.TaskHandle;
 
 /**
@@ -33,7 +34,7 @@ import dev.berth.driver.TaskHandle;
  * delay), {@link TaskStopper} (kill sequence), {@link TaskHookExecutor} (hooks).
  *
  * <p>Every wait is bounded by kill/shutdown (and the kill by its timeout): a driver whose future never completes cannot hang
- * the runner (seed 002).
+ * the runner.
  */
 public final class TaskRunner {
 
@@ -159,7 +160,7 @@ public final class TaskRunner {
         }
         TaskHandle h = ctx.restoredLocal() == null ? null : ctx.restoredLocal().handle();
         // Any persisted handle is recovered, also for a task still pending: it crashed between starting the process and
-        // its Started event (issue 7); starting it again would run it twice.
+        // its Started event; starting it again would run it twice.
         if (h == null) {
             return Restore.NOT_STARTED;
         }
@@ -220,7 +221,7 @@ public final class TaskRunner {
 
     /** Prestart hooks, driver start, {@code Started}, poststart hooks; returns the exit future. */
     private CompletableFuture<ExitResult> startOnce() throws HookFailedException, DriverException {
-        List<String> devices = new ArrayList<>();
+        List<TaskDevice> devices = new ArrayList<>();
         Interpolator base = ctx.envBuilder().apply(hookContext);
         Map<String, String> env = hooks.prestart(hookContext, base.env(), rec.prestartDone(), devices);
         TaskHandle h = ctx.driver().start(ctx.taskConfig(base.withEnv(env), devices));

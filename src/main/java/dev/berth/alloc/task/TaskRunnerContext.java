@@ -11,6 +11,7 @@ import dev.berth.alloc.spec.AllocationSpec;
 import dev.berth.alloc.spec.TaskGroupSpec;
 import dev.berth.alloc.spec.TaskSpec;
 import dev.berth.driver.TaskConfig;
+import dev.berth.driver.TaskDevice;
 import dev.berth.driver.TaskDriver;
 
 /**
@@ -38,12 +39,12 @@ public record TaskRunnerContext(AllocationSpec alloc, TaskGroupSpec group, TaskS
     }
 
     /** What the driver gets to start the task: the id {@code <alloc>/<task>}, config, environment, dirs, limits. */
-    public TaskConfig taskConfig(Map<String, String> env, List<String> devices) {
+    public TaskConfig taskConfig(Map<String, String> env, List<TaskDevice> devices) {
         return taskConfig(new Interpolator(env, Map.of()), devices);
     }
 
     /** As {@link #taskConfig(Map, List)}, the task's {@code Config} interpolated (every string, nested) by {@code env}. */
-    public TaskConfig taskConfig(Interpolator env, List<String> devices) {
+    public TaskConfig taskConfig(Interpolator env, List<TaskDevice> devices) {
         return new TaskConfig(alloc.id() + "/" + task.name(), alloc.id(), task.name(), alloc.job().name(), group.name(),
                 alloc.namespace(), env.replaceConfig(task.config()), env.env(), allocDir.path(), allocDir.taskDir(task.name()),
                 allocDir.stdoutTarget(task.name()), allocDir.stderrTarget(task.name()), task.cpu(), task.memoryMb(),

@@ -19,7 +19,7 @@ import dev.berth.driver.TaskNotFoundException;
 /**
  * Stops a task as Nomad's {@code killTask} (§5.4): {@code driver.stop} retried up to {@value #ATTEMPTS} times with backoff
  * {@code min(5s·4^i, 2m)} ({@code TaskNotFound} counts as done), then a wait for the exit that is bounded by the kill
- * timeout plus the executor's grace: a driver whose future never completes cannot hang the caller (seed 002). When
+ * timeout plus the executor's grace: a driver whose future never completes cannot hang the caller. When
  * every attempt failed, or the task outlived the wait, the task is destroyed by force: a stop that cannot be delivered
  * never leaves the process running without its allocation.
  */

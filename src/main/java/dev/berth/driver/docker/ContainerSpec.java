@@ -8,13 +8,14 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-import com.github.dockerjava.api.model.AccessMode;
 import com.github.dockerjava.api.model.Bind;
 import com.github.dockerjava.api.model.Device;
 import com.github.dockerjava.api.model.HostConfig;
-import com.github.dockerjava.api.model.Volume;
+import com.github.dockerjava.api.model.Mount;
+import com.github.dockerjava.api.model.MountType;
 
 import dev.berth.driver.TaskConfig;
+import dev.berth.driver.TaskDevice;
 
 /** Turns a task and its docker config into the container's name, environment, labels and host config. */
 final class ContainerSpec {
@@ -76,16 +77,21 @@ final class ContainerSpec {
                     + (volume.readOnly() ? ":ro" : ":rw")));
         }
         List<Device> devices = new ArrayList<>();
-        for (String entry : task.devices()) {
-            switch (DeviceEntry.parse(entry)) {
-                case DeviceEntry.Node node -> devices.add(new Device(node.perms(), node.taskPath(), node.hostPath()));
-                case DeviceEntry.Mount mount -> binds.add(new Bind(mount.hostPath(), new Volume(mount.taskPath()),
-                        mount.readOnly() ? AccessMode.ro : AccessMode.rw));
+        List<Mount> mounts = new ArrayList<>();
+        for (TaskDevice device : task.devices()) {
+            switch (validate(device)) {
+                case TaskDevice.Node node -> devices.add(new Device(node.cgroupPerms(), node.taskPath(), node.hostPath()));
+                // The Mounts API takes source and target as separate fields (Binds are colon-joined strings).
+                case TaskDevice.Mount mount -> mounts.add(new Mount().withType(MountType.BIND).withSource(mount.hostPath())
+                        .withTarget(mount.taskPath()).withReadOnly(mount.readOnly()));
             }
         }
         HostConfig host = HostConfig.newHostConfig().withNetworkMode(config.networkMode()).withBinds(binds);
         if (!devices.isEmpty()) {
             host.withDevices(devices);
+        }
+        if (!mounts.isEmpty()) {
+            host.withMounts(mounts);
         }
         long hardMb = config.memoryHardLimitMb() > 0 ? config.memoryHardLimitMb() : task.memoryMaxMb();
         if (hardMb > 0 && hardMb > task.memoryMb()) {
@@ -104,50 +110,19 @@ final class ContainerSpec {
     }
 
     /**
-     * One {@code TaskConfig.devices} string: {@code device:<hostPath>:<taskPath>:<cgroupPerms>} (a device node, to
-     * {@code HostConfig.Devices}) or {@code mount:<hostPath>:<taskPath>:ro|rw} (a bind). Paths must be absolute.
+     * Checks a device handed over by a reservation: absolute host and task paths, and for a node cgroup permissions made of
+     * {@code r}, {@code w}, {@code m}.
+     *
+     * @throws IllegalArgumentException naming the device when it is malformed
      */
-    sealed interface DeviceEntry {
-
-        record Node(String hostPath, String taskPath, String perms) implements DeviceEntry {
+    static TaskDevice validate(TaskDevice device) {
+        boolean pathsOk = device.hostPath() != null && device.hostPath().startsWith("/") && device.taskPath() != null
+                && device.taskPath().startsWith("/");
+        boolean permsOk = !(device instanceof TaskDevice.Node node) || node.cgroupPerms() != null && node.cgroupPerms().matches("[rwm]+");
+        if (!pathsOk || !permsOk) {
+            throw new IllegalArgumentException("invalid device " + device + ": want absolute host and task paths"
+                    + (device instanceof TaskDevice.Node ? " and permissions of r, w, m" : ""));
         }
-
-        record Mount(String hostPath, String taskPath, boolean readOnly) implements DeviceEntry {
-        }
-
-        /** @throws IllegalArgumentException naming the entry when it is malformed */
-        static DeviceEntry parse(String entry) {
-            boolean node = entry.startsWith("device:");
-            if (!node && !entry.startsWith("mount:")) {
-                throw invalid(entry);
-            }
-            String rest = entry.substring(entry.indexOf(':') + 1);
-            int last = rest.lastIndexOf(':');
-            int first = rest.indexOf(':');
-            if (first <= 0 || last <= first) {
-                throw invalid(entry);
-            }
-            String host = rest.substring(0, first);
-            String target = rest.substring(first + 1, last);
-            String mode = rest.substring(last + 1);
-            if (!host.startsWith("/") || !target.startsWith("/")) {
-                throw invalid(entry);
-            }
-            if (node) {
-                if (mode.isEmpty() || !mode.matches("[rwm]+")) {
-                    throw invalid(entry);
-                }
-                return new Node(host, target, mode);
-            }
-            if (!mode.equals("ro") && !mode.equals("rw")) {
-                throw invalid(entry);
-            }
-            return new Mount(host, target, mode.equals("ro"));
-        }
-
-        private static IllegalArgumentException invalid(String entry) {
-            return new IllegalArgumentException("invalid device entry '" + entry
-                    + "': want device:<hostPath>:<taskPath>:<rwm> or mount:<hostPath>:<taskPath>:ro|rw");
-        }
+        return device;
     }
 }

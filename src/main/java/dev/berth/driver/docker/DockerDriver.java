@@ -149,7 +149,7 @@ public class DockerDriver implements TaskDriver, AutoCloseable {
             throw new DriverException(e.getMessage(), false, e);
         }
         try {
-            task.devices().forEach(ContainerSpec.DeviceEntry::parse);
+            task.devices().forEach(ContainerSpec::validate);
         } catch (IllegalArgumentException e) {
             throw new DriverException(e.getMessage(), false, e);
         }

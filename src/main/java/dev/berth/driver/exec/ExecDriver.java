@@ -22,13 +22,14 @@ import dev.berth.driver.TaskConfig;
 import dev.berth.driver.TaskConfigValidationException;
 import dev.berth.driver.TaskDriver;
 import dev.berth.driver.TaskHandle;
+import dev.berth.driver.rawexec.BinaryLookup;
+import dev.berth.driver.rawexec.RawExecDriver;
+import dev.berth.driver.rawexec.RawExecTaskConfig;
 import dev.berth.host.cgroup.CgroupLimits;
 import dev.berth.host.cgroup.CgroupManager;
 import dev.berth.host.cgroup.CgroupVersion;
 import dev.berth.host.cgroup.TaskCgroup;
 import dev.berth.host.cgroup.OomKills;
-import dev.berth.driver.rawexec.BinaryLookup;
-import dev.berth.driver.rawexec.RawExecDriver;
 
 /**
  * Nomad's {@code exec}: raw_exec plus a cgroup per task that enforces the task's memory ({@code MemoryMB} /
@@ -128,18 +129,9 @@ public class ExecDriver implements TaskDriver, AutoCloseable {
         args.add(task.env().containsKey("PWD") ? "1" : "0");
         args.add(program.toString());
         args.addAll(config.args());
-        Map<String, Object> rawConfig = new LinkedHashMap<>();
-        rawConfig.put("command", "/bin/sh");
-        rawConfig.put("args", args);
-        if (!config.workDir().isEmpty()) {
-            rawConfig.put("work_dir", config.workDir());
-        }
-        TaskConfig wrapped = new TaskConfig(task.id(), task.allocId(), task.taskName(), task.jobName(), task.taskGroup(),
-                task.namespace(), rawConfig, task.env(), task.allocDir(), task.taskDir(), task.stdoutPath(), task.stderrPath(),
-                task.cpuMhz(), task.memoryMb(), task.memoryMaxMb(), task.devices());
         TaskHandle started;
         try {
-            started = processes.start(wrapped);
+            started = processes.start(task, new RawExecTaskConfig("/bin/sh", args, config.workDir()));
         } catch (DriverException e) {
             removeQuietly(cgroup);
             throw e;
@@ -199,7 +191,7 @@ public class ExecDriver implements TaskDriver, AutoCloseable {
 
     /**
      * Exec tasks run under raw_exec's launch shim with exit files in this driver's own directory, so the shim scan finds
-     * exactly this agent's exec tasks (issue 7: crash reconciliation). Their cgroup is not known from {@code /proc} alone; a
+     * exactly this agent's exec tasks (crash reconciliation at start-up). Their cgroup is not known from {@code /proc} alone; a
      * killed orphan leaves an empty cgroup directory behind.
      */
     @Override

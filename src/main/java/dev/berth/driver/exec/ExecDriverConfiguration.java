@@ -4,7 +4,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 
-import org.springframework.beans.factory.annotation.Value;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
@@ -22,12 +21,11 @@ import dev.berth.driver.rawexec.TaskOutputs;
 class ExecDriverConfiguration {
 
     @Bean
-    ExecDriver execDriver(BerthProperties properties, Clock clock, CgroupManager cgroups,
-            @Value("${berth.drivers.exec.pids-limit:4096}") long pidsLimit) {
+    ExecDriver execDriver(BerthProperties properties, Clock clock, CgroupManager cgroups) {
         ScheduledThreadPoolExecutor poller = new ScheduledThreadPoolExecutor(1, Thread.ofVirtual().name("exec-watch-", 0).factory());
         poller.setRemoveOnCancelPolicy(true);
         RawExecDriver processes = new RawExecDriver(true, clock, properties.dataDir().resolve("drivers").resolve("exec"), poller,
                 Duration.ofMillis(250), TaskOutputs.FIFOS_OR_FILES);
-        return new ExecDriver(properties.drivers().exec().enabled(), processes, cgroups, pidsLimit);
+        return new ExecDriver(properties.drivers().exec().enabled(), processes, cgroups, properties.drivers().exec().pidsLimit());
     }
 }

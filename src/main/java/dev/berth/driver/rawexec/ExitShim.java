@@ -12,7 +12,7 @@ import java.util.Optional;
 import dev.berth.driver.ExitResult;
 
 /**
- * How raw_exec launches a task so that its exit status outlives the agent (issue 7). The command line is
+ * How raw_exec launches a task so that its exit status outlives the agent. The command line is
  *
  * <pre>setsid env --default-signal /bin/sh -c SCRIPT berth-task EXIT_FILE STDOUT_FIFO|- STDERR_FIFO|- CGROUP_PROCS|- [env -u PWD] PROGRAM ARGS…</pre>
  *

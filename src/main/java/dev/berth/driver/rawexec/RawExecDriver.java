@@ -120,25 +120,39 @@ public class RawExecDriver implements TaskDriver, AutoCloseable {
 
     @Override
     public TaskHandle start(TaskConfig task) throws DriverException {
-        if (!enabled) {
-            throw new DriverException("raw_exec is disabled", false);
-        }
-        if (tools.setsid() == null) {
-            throw new DriverException("raw_exec needs setsid (util-linux), which this host does not have", false);
-        }
+        checkUsable();
         RawExecTaskConfig cfg;
         try {
             cfg = RawExecTaskConfig.parse(task.config());
         } catch (TaskConfigValidationException ex) {
             throw new DriverException("failed to decode driver config: " + ex.getMessage(), false, ex);
         }
+        return launch(task, cfg);
+    }
+
+    /** Starts {@code task} with typed settings instead of its user config (the exec driver's wrapper command). */
+    public TaskHandle start(TaskConfig task, RawExecTaskConfig cfg) throws DriverException {
+        checkUsable();
+        return launch(task, cfg);
+    }
+
+    private void checkUsable() throws DriverException {
+        if (!enabled) {
+            throw new DriverException("raw_exec is disabled", false);
+        }
+        if (tools.setsid() == null) {
+            throw new DriverException("raw_exec needs setsid (util-linux), which this host does not have", false);
+        }
+    }
+
+    private TaskHandle launch(TaskConfig task, RawExecTaskConfig cfg) throws DriverException {
         RawTask previous = tasks.get(task.id());
         if (previous != null && !previous.exit.isDone()) {
             throw new DriverException("task with ID \"" + task.id() + "\" already started", false);
         }
         if (previous != null) {
             // A restart reuses the task id: the previous run's exit file is no longer needed.
-            deleteQuietly(previous.exitFile);
+            Cleanup.deleteQuietly(previous.exitFile);
         }
         Path program = BinaryLookup.require(cfg.command(), task);
         Path workDir = cfg.workDir().isEmpty() ? task.taskDir() : Path.of(cfg.workDir());
@@ -159,9 +173,9 @@ public class RawExecDriver implements TaskDriver, AutoCloseable {
             Files.deleteIfExists(exitFile);
             pid = spawner != null
                     ? spawner.spawn(command, task.env(), workDir, appendFileOf(out), appendFileOf(err), exitValue::complete)
-                    : startWithProcessBuilder(command, task.env(), workDir, out, err, exitValue);
+                    : ProcessBuilderLaunch.start(command, task.env(), workDir, out, err, exitValue);
         } catch (IOException ex) {
-            cgroup.ifPresent(RawExecDriver::removeQuietly);
+            cgroup.ifPresent(Cleanup::removeQuietly);
             throw new DriverException("failed to launch command with executor: " + ex.getMessage(), true, ex);
         }
         // The start time does not change across the execs of setsid/env/sh, so reading it now is exact.
@@ -179,31 +193,14 @@ public class RawExecDriver implements TaskDriver, AutoCloseable {
         exitValue.thenAcceptAsync(value -> {
             // read before the removal: an OOM kill (host-wide, raw_exec has no limit) is counted in the task's cgroup
             boolean oom = cgroup.map(c -> OomKills.count(c) > oomBase).orElse(false);
-            cgroup.ifPresent(RawExecDriver::removeQuietly);
+            cgroup.ifPresent(Cleanup::removeQuietly);
             ExitResult exit = value >= 0 ? ExitShim.toExitResult(value)
                     : ExitShim.read(exitFile).orElseGet(() -> new ExitResult(0, 0, false, "exit status of the task was lost"));
             running.exit.complete(oom ? new ExitResult(exit.exitCode(), exit.signal(), true, exit.err()) : exit);
-        }, RawExecDriver::startCleanupThread);
+        }, Cleanup::startThread);
         tasks.put(task.id(), running);
         log.info("started task {} pid={} program={}", task.id(), pid, program);
         return handle;
-    }
-
-    /** The JDK path, where {@link SpawnedChildren} is not available: one JDK process-reaper thread per live task. */
-    private static int startWithProcessBuilder(List<String> command, Map<String, String> env, Path workDir,
-            TaskOutputs.Target out, TaskOutputs.Target err, CompletableFuture<Integer> exitValue) throws IOException {
-        ProcessBuilder pb = new ProcessBuilder(command);
-        pb.environment().clear();
-        pb.environment().putAll(env);
-        if (workDir != null) {
-            pb.directory(workDir.toFile());
-        }
-        pb.redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
-        pb.redirectOutput(redirectOf(out));
-        pb.redirectError(redirectOf(err));
-        Process process = pb.start();
-        process.onExit().thenAccept(p -> exitValue.complete(p.exitValue()));
-        return Math.toIntExact(process.pid());
     }
 
     private static Path appendFileOf(TaskOutputs.Target target) {
@@ -212,15 +209,6 @@ public class RawExecDriver implements TaskDriver, AutoCloseable {
 
     private static Path fifoOf(TaskOutputs.Target target) {
         return target instanceof TaskOutputs.Target.Fifo(Path path) ? path : null;
-    }
-
-    private static ProcessBuilder.Redirect redirectOf(TaskOutputs.Target target) {
-        return switch (target) {
-            case TaskOutputs.Target.AppendFile(Path path) -> ProcessBuilder.Redirect.appendTo(path.toFile());
-            // The shim opens the FIFO itself (read-write); until then the stream points at /dev/null.
-            case TaskOutputs.Target.Fifo fifo -> ProcessBuilder.Redirect.DISCARD;
-            case TaskOutputs.Target.Discard discard -> ProcessBuilder.Redirect.DISCARD;
-        };
     }
 
     @Override
@@ -289,36 +277,16 @@ public class RawExecDriver implements TaskDriver, AutoCloseable {
         }
         // Kills whatever escaped the process group (a daemonised grandchild) and removes the directories.
         if (cgroups != null) {
-            cgroups.find(handle.driverState().get("cgroup")).ifPresent(RawExecDriver::removeQuietly);
+            cgroups.find(handle.driverState().get("cgroup")).ifPresent(Cleanup::removeQuietly);
         }
         String exitFile = handle.driverState().get("exit_file");
         if (exitFile != null && !exitFile.isEmpty()) {
-            deleteQuietly(Path.of(exitFile));
+            Cleanup.deleteQuietly(Path.of(exitFile));
         }
     }
 
     // Removing a cgroup may wait for the kernel (bounded retries): not on the JDK's process-reaper thread.
-    private static void startCleanupThread(Runnable cleanup) {
-        Thread.ofVirtual().name("raw-exec-exit-" + cleanup.hashCode()).start(cleanup);
-    }
-
     /** Kills what is left in the task's cgroup (descendants that outlived the task, as Nomad's executor does) and removes it. */
-    private static void removeQuietly(TaskCgroup cgroup) {
-        try {
-            cgroup.remove();
-        } catch (IOException | RuntimeException ex) {
-            log.warn("could not remove cgroup {}: {}", cgroup.name(), ex.getMessage());
-        }
-    }
-
-    private static void deleteQuietly(Path file) {
-        try {
-            Files.deleteIfExists(file);
-        } catch (IOException ex) {
-            log.warn("could not delete exit file {}: {}", file, ex.getMessage());
-        }
-    }
-
     /**
      * Running with the same start ticks → reattached (the exit is watched by polling, it is not our child); exited
      * with an exit file → a handle whose wait completes at once with that exit; otherwise {@link TaskNotFoundException}.
@@ -369,7 +337,7 @@ public class RawExecDriver implements TaskDriver, AutoCloseable {
                     ? new ExitResult(128 + Signals.SIGKILL, Signals.SIGKILL, false, null)
                     : new ExitResult(0, 0, false, "task exited while detached; its exit status was not recorded"));
             if (cgroups != null) {
-                cgroups.find(task.handle.driverState().get("cgroup")).ifPresent(RawExecDriver::removeQuietly);
+                cgroups.find(task.handle.driverState().get("cgroup")).ifPresent(Cleanup::removeQuietly);
             }
             task.exit.complete(exit);
             task.cancelWatch();
@@ -424,33 +392,6 @@ public class RawExecDriver implements TaskDriver, AutoCloseable {
         poller.shutdownNow();
         if (spawner != null) {
             spawner.close();
-        }
-    }
-
-    /** A task this driver instance started or recovered. Guarded by nothing: fields are final or volatile. */
-    private static final class RawTask {
-        final TaskHandle handle;
-        final int pid;
-        final int pgid;
-        final long startTicks;
-        final Path exitFile;
-        final CompletableFuture<ExitResult> exit = new CompletableFuture<>();
-        volatile boolean killedByAgent;
-        volatile java.util.concurrent.ScheduledFuture<?> watch;
-
-        RawTask(TaskHandle handle, int pid, int pgid, long startTicks, Path exitFile) {
-            this.handle = handle;
-            this.pid = pid;
-            this.pgid = pgid;
-            this.startTicks = startTicks;
-            this.exitFile = exitFile;
-        }
-
-        void cancelWatch() {
-            java.util.concurrent.ScheduledFuture<?> w = watch;
-            if (w != null) {
-                w.cancel(false);
-            }
         }
     }
 }

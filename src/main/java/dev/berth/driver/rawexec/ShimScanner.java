@@ -16,7 +16,7 @@ import dev.berth.host.ProcStat;
 import dev.berth.driver.TaskHandle;
 
 /**
- * Finds raw_exec tasks on the host from {@code /proc} alone (issue 7, crash reconciliation). Every task runs under the
+ * Finds raw_exec tasks on the host from {@code /proc} alone (for crash reconciliation at start-up). Every task runs under the
  * {@link ExitShim}, whose command line carries the marker {@code berth-task} followed by the task's exit-file path. That
  * path lies under the driver's exit directory, which is under the agent's data dir: a shim belongs to this agent exactly
  * when its exit file is in this agent's directory, so two agents on one host never see each other's tasks.

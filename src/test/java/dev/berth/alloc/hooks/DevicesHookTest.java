@@ -19,6 +19,7 @@ import dev.berth.alloc.spec.TaskGroupSpec;
 import dev.berth.alloc.spec.TaskSpec;
 import dev.berth.alloc.task.TaskHookContext;
 import dev.berth.alloc.task.TaskHooks.PrestartResult;
+import dev.berth.config.Sleeper;
 import dev.berth.device.DeviceAllocator;
 import dev.berth.device.DeviceGroup;
 import dev.berth.device.DeviceGroupStats;
@@ -30,9 +31,9 @@ import dev.berth.device.DeviceReservationStore;
 import dev.berth.device.DeviceStatsIndex;
 import dev.berth.device.DeviceStream;
 import dev.berth.device.Reservation;
-import dev.berth.config.Sleeper;
 import dev.berth.device.TaskRef;
 import dev.berth.device.example.ExampleDevicePlugin;
+import dev.berth.driver.TaskDevice;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -123,7 +124,7 @@ class DevicesHookTest {
         DeviceAllocator allocator = new DeviceAllocator(manager, store);
         allocator.allocate(new TaskRef("a1", "j", "t"), List.of(new DeviceRequest("file", 1)));
         String hostPath = tmp.resolve("devices").resolve("dev0").toAbsolutePath().toString();
-        List<String> expectedDevices = List.of("mount:" + hostPath + ":/dev/berth-example/dev0:ro");
+        List<TaskDevice> expectedDevices = List.of(new TaskDevice.Mount(hostPath, "/dev/berth-example/dev0", true));
 
         PrestartResult first = new DevicesHook(allocator).prestart(context("t"));
         assertThat(first.env()).isEqualTo(Map.of(ExampleDevicePlugin.ENV, "dev0"));

@@ -3,14 +3,14 @@ package dev.berth.driver.docker;
 import java.util.List;
 import java.util.Map;
 
-import com.github.dockerjava.api.model.AccessMode;
-import com.github.dockerjava.api.model.Bind;
 import com.github.dockerjava.api.model.Device;
 import com.github.dockerjava.api.model.HostConfig;
-import com.github.dockerjava.api.model.Volume;
+import com.github.dockerjava.api.model.Mount;
+import com.github.dockerjava.api.model.MountType;
 import org.junit.jupiter.api.Test;
 
 import dev.berth.driver.TaskConfig;
+import dev.berth.driver.TaskDevice;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -18,21 +18,24 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 /** {@code TaskConfig.devices} → the container's {@code HostConfig.Devices} and binds. */
 class ContainerSpecDevicesTest {
 
-    private static TaskConfig task(List<String> devices) {
+    private static TaskConfig task(List<TaskDevice> devices) {
         return new TaskConfig("a/web", "a", "web", "j", "g", "default", Map.of("image", "berth-test/busybox:1"), Map.of(),
                 null, null, null, null, 0, 0, 0, devices);
     }
 
     @Test
-    void deviceNodesBecomeDevicesAndMountsBecomeBindsWithTheirMode() throws Exception {
-        TaskConfig task = task(List.of("device:/dev/zero:/dev/berth-zero:r", "mount:/srv/dev0:/dev/berth-example/dev0:ro",
-                "mount:/srv/scratch:/scratch:rw"));
+    void deviceNodesBecomeDevicesAndMountsBecomeBindMountsWithTheirMode() throws Exception {
+        TaskConfig task = task(List.of(new TaskDevice.Node("/dev/zero", "/dev/berth-zero", "r"),
+                new TaskDevice.Mount("/srv/dev0", "/dev/berth-example/dev0", true), new TaskDevice.Mount("/srv/scratch", "/scratch", false)));
 
         HostConfig host = ContainerSpec.hostConfig(task, DockerTaskConfig.parse(task.config()));
 
         assertThat(host.getDevices()).containsExactly(new Device("r", "/dev/berth-zero", "/dev/zero"));
-        assertThat(host.getBinds()).containsExactly(new Bind("/srv/dev0", new Volume("/dev/berth-example/dev0"), AccessMode.ro),
-                new Bind("/srv/scratch", new Volume("/scratch"), AccessMode.rw));
+        assertThat(host.getMounts()).containsExactly(bind("/srv/dev0", "/dev/berth-example/dev0", true), bind("/srv/scratch", "/scratch", false));
+    }
+
+    private static Mount bind(String source, String target, boolean readOnly) {
+        return new Mount().withType(MountType.BIND).withSource(source).withTarget(target).withReadOnly(readOnly);
     }
 
     @Test
@@ -43,11 +46,23 @@ class ContainerSpecDevicesTest {
     }
 
     @Test
-    void malformedEntriesAreRefusedNamingTheEntry() {
-        for (String bad : List.of("gpu:/dev/x:/dev/x:r", "device:/dev/x:/dev/x:", "device:/dev/x:/dev/x:rx",
-                "mount:/a:/b:rx", "mount:/a:ro", "mount:relative:/b:ro", "device:/dev/x:dev/x:r")) {
-            assertThatThrownBy(() -> ContainerSpec.DeviceEntry.parse(bad)).as(bad)
-                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("'" + bad + "'");
+    void aPathWithAColonIsTakenWhole() throws Exception {
+        TaskConfig task = task(List.of(new TaskDevice.Mount("/srv/data:2024", "/data:ro", true),
+                new TaskDevice.Node("/dev/disk/by-path/pci-0000:00:1f.2", "/dev/disk0", "rw")));
+
+        HostConfig host = ContainerSpec.hostConfig(task, DockerTaskConfig.parse(task.config()));
+
+        assertThat(host.getMounts()).containsExactly(bind("/srv/data:2024", "/data:ro", true));
+        assertThat(host.getDevices()).containsExactly(new Device("rw", "/dev/disk0", "/dev/disk/by-path/pci-0000:00:1f.2"));
+    }
+
+    @Test
+    void malformedDevicesAreRefusedNamingTheDevice() {
+        for (TaskDevice bad : List.of(new TaskDevice.Node("/dev/x", "/dev/x", ""), new TaskDevice.Node("/dev/x", "/dev/x", "rx"),
+                new TaskDevice.Mount("relative", "/b", true), new TaskDevice.Node("/dev/x", "dev/x", "r"),
+                new TaskDevice.Mount("/a", null, false))) {
+            assertThatThrownBy(() -> ContainerSpec.validate(bad)).as(bad.toString())
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining(bad.toString());
         }
     }
 }

@@ -20,7 +20,7 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * Devices reach a docker task end to end: the example plugin (files as devices) reserves an instance, the devices
- * hook hands its {@code mount:} entry to the driver, and the container sees the file read-only at the plugin's path.
+ * hook hands its mount to the driver as a {@code TaskDevice.Mount}, and the container sees the file read-only at the plugin's path.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
         "berth.data-dir=${java.io.tmpdir}/berth-docker-dev-it-${random.uuid}",
