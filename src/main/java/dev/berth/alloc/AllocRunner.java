@@ -87,6 +87,16 @@ public final class AllocRunner {
                 tasks.retire(name, TaskUpdates.retired(ctx, spec.id(), name, state));
             }
         });
+        if (restoring) {
+            // Crash window "task state persisted, client status not yet derived" (issue 14): the stored status may lag the
+            // stored task states (e.g. pending while a task is running). Derive it now; nothing else would, because a
+            // reattached running task changes no state.
+            AllocRecordKeeper.StatusChange change = record.derive(tasks.states().values());
+            if (change.changed()) {
+                log.info("restored allocation: client status re-derived from its task states: alloc={} {} -> {}", spec.id(),
+                        change.oldStatus(), change.newStatus());
+            }
+        }
     }
 
     private TaskRunner newTaskRunner(AllocationSpec spec, TaskGroupSpec group, TaskSpec task, boolean restoring,
