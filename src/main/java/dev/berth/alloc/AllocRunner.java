@@ -183,6 +183,10 @@ public final class AllocRunner {
             Thread.currentThread().interrupt();
         } catch (RuntimeException e) {
             log.error("alloc runner failed: alloc={}", id(), e);
+            // tasks that never started fail with the reason instead of staying pending (issue 14)
+            closeLaunch();
+            TaskEvent failed = TaskEvent.setupFailure(ctx.clock().instant(), "alloc runner failed: " + e);
+            tasks.active().forEach(tr -> tr.failBeforeStart(failed));
         } finally {
             runDone.complete(null);
         }
@@ -330,6 +334,9 @@ public final class AllocRunner {
             started = runStarted;
         }
         if (first) {
+            // Persisted before the caller hears of the destroy: an agent that stops (SIGTERM, kill -9) before the kill
+            // finished finishes it at its next start, and never runs the allocation again (issue 14).
+            ctx.store().markDestroying(id());
             Thread.ofVirtual().name("berth-destroy-" + shortId()).start(() -> destroyImpl(started));
         }
         return destroyed;

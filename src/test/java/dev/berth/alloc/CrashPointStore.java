@@ -114,6 +114,18 @@ final class CrashPointStore implements AllocStateStore, AutoCloseable {
     }
 
     @Override
+    public boolean markDestroying(String allocId) {
+        boolean[] out = new boolean[1];
+        write(new Write("destroying", allocId, null, null), () -> out[0] = disk.markDestroying(allocId));
+        return out[0];
+    }
+
+    @Override
+    public java.util.Set<String> destroying() {
+        return disk.destroying();
+    }
+
+    @Override
     public boolean isDeleted(String allocId) {
         return disk.isDeleted(allocId);
     }

@@ -234,7 +234,14 @@ public final class TaskRunner {
     private CompletableFuture<ExitResult> startOnce() throws HookFailedException, DriverException {
         List<String> devices = new ArrayList<>();
         Map<String, String> env = hooks.prestart(hookContext, ctx.envBuilder().apply(hookContext), rec.prestartDone(), devices);
-        TaskHandle h = ctx.driver().start(ctx.taskConfig(env, devices));
+        TaskHandle h;
+        try {
+            h = ctx.driver().start(ctx.taskConfig(env, devices));
+        } catch (RuntimeException e) {
+            // a driver bug or input validation missed: the task fails with a clear event, never a stuck allocation
+            log.error("driver start failed unexpectedly: alloc={} task={}", ctx.alloc().id(), name(), e);
+            throw new DriverException("unexpected driver error: " + e, false, e);
+        }
         rec.attach(h);
         rec.persistLocal(false);
         rec.update(s -> s.withEvent(TaskEvent.started(ctx.clock().instant())).withState(TaskState.RUNNING, ctx.clock().instant()));
