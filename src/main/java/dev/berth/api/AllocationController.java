@@ -17,12 +17,12 @@ import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RequestMethod;
 import org.springframework.web.bind.annotation.RestController;
 
-import dev.berth.alloc.AllocExceptions.AdmissionException;
 import dev.berth.alloc.AllocExceptions.BadRequestException;
 import dev.berth.alloc.AllocExceptions.ConflictException;
 import dev.berth.alloc.AllocExceptions.UnknownAllocException;
 import dev.berth.alloc.AllocExceptions.UnknownTaskException;
 import dev.berth.alloc.AllocManager;
+import dev.berth.alloc.admission.AdmissionException;
 import dev.berth.alloc.spec.AllocationSpec;
 import dev.berth.alloc.spec.SpecValidationException;
 import dev.berth.api.AllocationDtos.AllocationDto;

@@ -1,22 +1,18 @@
 package dev.berth.device;
 
-import java.time.Clock;
 import java.util.List;
 
 import dev.berth.config.BerthMetrics;
 import dev.berth.config.BerthProperties;
 import dev.berth.config.Sleeper;
-import dev.berth.device.example.ExampleDevicePlugin;
-import dev.berth.device.nvidia.NvidiaDevicePlugin;
 
 import org.slf4j.LoggerFactory;
 
 import org.springframework.beans.factory.ObjectProvider;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
-/** Wires the device manager and the built-in plugins (each off unless enabled). */
+/** Wires the device manager, reservations and device metrics; each plugin package wires its own plugin. */
 @Configuration(proxyBeanMethods = false)
 class DeviceConfiguration {
 
@@ -51,18 +47,5 @@ class DeviceConfiguration {
     DeviceMetrics deviceMetrics(BerthMetrics metrics, DeviceManager manager, DeviceStatsIndex index, DeviceAllocator allocator,
             BerthProperties berth) {
         return new DeviceMetrics(metrics, manager, index, allocator, berth.telemetry().allocationLabels());
-    }
-
-    @Bean
-    @ConditionalOnProperty(name = "berth.devices.example.enabled", havingValue = "true")
-    ExampleDevicePlugin exampleDevicePlugin(DeviceProperties properties, Clock clock) {
-        return new ExampleDevicePlugin(properties.example(), Sleeper.system(), clock);
-    }
-
-    @Bean
-    @ConditionalOnProperty(name = "berth.devices.nvidia.enabled", havingValue = "true")
-    NvidiaDevicePlugin nvidiaDevicePlugin(DeviceProperties properties, Clock clock) {
-        return new NvidiaDevicePlugin(properties.nvidia().smiPath(), properties.nvidia().fingerprintPeriod(),
-                properties.callTimeout(), properties.nvidia().ignoredGpuIds(), Sleeper.system(), clock);
     }
 }

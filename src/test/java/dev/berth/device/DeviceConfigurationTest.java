@@ -7,7 +7,9 @@ import java.util.List;
 import dev.berth.config.BerthMetrics;
 import dev.berth.config.BerthProperties;
 import dev.berth.config.MetricsNaming;
+import dev.berth.device.example.ExampleDeviceConfiguration;
 import dev.berth.device.example.ExampleDevicePlugin;
+import dev.berth.device.nvidia.NvidiaDeviceConfiguration;
 import dev.berth.device.nvidia.NvidiaDevicePlugin;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -51,7 +53,8 @@ class DeviceConfigurationTest {
     }
 
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
-            .withUserConfiguration(Support.class, DeviceConfiguration.class);
+            .withUserConfiguration(Support.class, DeviceConfiguration.class, ExampleDeviceConfiguration.class,
+                    NvidiaDeviceConfiguration.class);
 
     @TempDir
     Path dir;

@@ -12,7 +12,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-import dev.berth.driver.cgroup.CgroupVersion;
+import dev.berth.host.cgroup.CgroupVersion;
 import dev.berth.stats.TaskStatsTarget.TaskKey;
 
 import static org.assertj.core.api.Assertions.assertThat;
