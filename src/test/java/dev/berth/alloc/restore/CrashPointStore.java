@@ -1,4 +1,4 @@
-package dev.berth.alloc;
+package dev.berth.alloc.restore;
 
 import java.util.List;
 import java.util.Map;
@@ -6,6 +6,10 @@ import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.function.Predicate;
 
+import dev.berth.alloc.store.AllocRecord;
+import dev.berth.alloc.store.AllocStateStore;
+import dev.berth.alloc.store.InMemoryAllocStateStore;
+import dev.berth.alloc.task.TaskLocalState;
 import dev.berth.alloc.task.TaskState;
 
 /**

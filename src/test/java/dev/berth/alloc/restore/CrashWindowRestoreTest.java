@@ -1,4 +1,4 @@
-package dev.berth.alloc;
+package dev.berth.alloc.restore;
 
 import java.nio.file.Path;
 import java.time.Clock;
@@ -14,7 +14,20 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import dev.berth.alloc.fs.AllocDir;
+import dev.berth.alloc.fs.SecretsTmpfs;
+import dev.berth.alloc.hooks.AllocDirHook;
+import dev.berth.alloc.hooks.TaskDirHook;
+import dev.berth.alloc.hooks.ValidateHook;
+import dev.berth.alloc.runner.AllocRunner;
+import dev.berth.alloc.runner.AllocRunnerContext;
+import dev.berth.alloc.runner.RunnerHarness;
 import dev.berth.alloc.spec.AllocSpecs;
+import dev.berth.alloc.store.AllocRecord;
+import dev.berth.alloc.store.AllocStateStore;
+import dev.berth.alloc.store.ClientStatus;
+import dev.berth.alloc.store.InMemoryAllocStateStore;
+import dev.berth.alloc.task.TaskEnvironment;
 import dev.berth.alloc.spec.AllocationSpec;
 import dev.berth.alloc.spec.JobSpec;
 import dev.berth.alloc.spec.ResourcesSpec;
@@ -28,12 +41,12 @@ import dev.berth.alloc.task.TaskEvent;
 import dev.berth.alloc.task.TaskState;
 import dev.berth.driver.DriverManager;
 import dev.berth.driver.ProcessSignals;
-import dev.berth.driver.Signals;
+import dev.berth.host.Signals;
 import dev.berth.driver.TaskHandle;
 import dev.berth.driver.rawexec.RawExecDriver;
 import dev.berth.driver.rawexec.TaskOutputs;
 
-import static dev.berth.alloc.RunnerHarness.types;
+import static dev.berth.alloc.runner.RunnerHarness.types;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
