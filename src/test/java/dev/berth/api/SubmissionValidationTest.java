@@ -53,6 +53,12 @@ class SubmissionValidationTest {
                 .formatted(name, command, extra);
     }
 
+    /** {@code [task]} → {@code [task,task]}. */
+    static String twice(String oneTaskList) {
+        String task = oneTaskList.substring(1, oneTaskList.length() - 1);
+        return "[" + task + "," + task + "]";
+    }
+
     static Stream<Arguments> invalid() {
         return Stream.of(
                 Arguments.of("null task group", "[null]", "Job.TaskGroups[0]"),
@@ -64,7 +70,7 @@ class SubmissionValidationTest {
                         "Job.TaskGroups[0].Tasks[0].Config.args[0]"),
                 Arguments.of("control character in a task name", group(raw("t\\u0007", "\"/bin/sleep\"", "")),
                         "Job.TaskGroups[0].Tasks[0].Name"),
-                Arguments.of("path in a task name", group(raw("../t", "\"/bin/sleep\"", "")), "Job.TaskGroups[g].Tasks[../t].Name"),
+                Arguments.of("path in a task name", group(raw("../t", "\"/bin/sleep\"", "")), "Job.TaskGroups[0].Tasks[0].Name"),
                 Arguments.of("slash in a group name", "[{\"Name\":\"a/b\",\"Tasks\":" + raw("t", "\"/bin/sleep\"", "") + "}]",
                         "Job.TaskGroups[0].Name"),
                 Arguments.of("NUL in an env value", group(raw("t", "\"/bin/sleep\"", ",\"Env\":{\"A\":\"x\\u0000\"}")),
@@ -75,11 +81,10 @@ class SubmissionValidationTest {
                         ",\"RestartPolicy\":{\"Attempts\":2000000000,\"Interval\":9223372036854775807,\"Delay\":9223372036854775807,\"Mode\":\"fail\"}")),
                         "Job.TaskGroups[0].Tasks[0].RestartPolicy.Interval"),
                 Arguments.of("negative secrets size", group(raw("t", "\"/bin/sleep\"", "").replace("\"MemoryMB\":16", "\"MemoryMB\":16,\"SecretsMB\":-5")),
-                        "Job.TaskGroups[g].Tasks[t].Resources.SecretsMB"),
+                        "Job.TaskGroups[0].Tasks[0].Resources.SecretsMB"),
                 Arguments.of("absurd log size", group(raw("t", "\"/bin/sleep\"", ",\"LogConfig\":{\"MaxFileSizeMB\":999999999999}")),
                         "Job.TaskGroups[0].Tasks[0].LogConfig.MaxFileSizeMB"),
-                Arguments.of("duplicate task names", group("[" + raw("t", "\"/bin/sleep\"", "").substring(1).replace("]}]", "]}")
-                        + "," + raw("t", "\"/bin/sleep\"", "").substring(1)), "Job.TaskGroups[g].Tasks[t].Name"),
+                Arguments.of("duplicate task names", group(twice(raw("t", "\"/bin/sleep\"", ""))), "Job.TaskGroups[g].Tasks[t].Name"),
                 Arguments.of("unknown driver", group("[{\"Name\":\"t\",\"Driver\":\"warp\",\"Config\":{}}]"),
                         "Job.TaskGroups[g].Tasks[t].Driver"),
                 Arguments.of("config that does not match the driver's schema",
