@@ -9,7 +9,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import java.util.UUID;
@@ -64,10 +63,11 @@ class SubmissionFuzzTest {
     @BeforeContainer
     static void startAgent() throws IOException {
         dataDir = Files.createTempDirectory("berth-fuzz-");
-        agent = new SpringApplicationBuilder(Application.class).properties(Map.of(
-                "server.port", "0", "server.address", "127.0.0.1", "berth.data-dir", dataDir.toString(),
-                "berth.drivers.mock.enabled", "true", "berth.drivers.raw-exec.enabled", "true", "berth.acl.enabled", "false",
-                "berth.alloc.secrets-tmpfs", "false", "spring.main.banner-mode", "off")).run();
+        // command-line arguments: they win over ./application.yml (builder properties would only be defaults)
+        agent = new SpringApplicationBuilder(Application.class).run("--server.port=0", "--server.address=127.0.0.1",
+                "--berth.data-dir=" + dataDir, "--berth.drivers.mock.enabled=true", "--berth.drivers.raw-exec.enabled=true",
+                "--berth.acl.enabled=false", "--berth.alloc.secrets-tmpfs=false", "--spring.main.banner-mode=off",
+                "--logging.level.dev.berth=WARN");
         port = ((WebServerApplicationContext) agent).getWebServer().getPort();
     }
 
@@ -113,7 +113,8 @@ class SubmissionFuzzTest {
             throws Exception {
         Random random = new Random(seed);
         String id = UUID.randomUUID().toString();
-        ObjectNode alloc = (ObjectNode) JSON.readTree((random.nextInt(4) == 0 ? RAW : MOCK).formatted(id));
+        boolean raw = random.nextInt(4) == 0;
+        ObjectNode alloc = (ObjectNode) JSON.readTree((raw ? RAW : MOCK).formatted(id));
         List<String> applied = new ArrayList<>();
         for (int i = 0; i < mutations; i++) {
             applied.add(mutate(alloc, random));
@@ -125,7 +126,10 @@ class SubmissionFuzzTest {
         if (r.statusCode() != 200) {
             assertThat(Http.send(port, "GET", "/v1/allocation/" + id, null).statusCode()).as(sample).isEqualTo(404);
             assertThat(Files.exists(dataDir.resolve("alloc").resolve(id))).as(sample).isFalse();
-            assertThat(liveTaskProcesses(id)).as(sample).isZero();
+            if (raw) {
+                // only the raw_exec template can make a process (mock_driver tasks live in the agent's JVM)
+                assertThat(liveTaskProcesses(id)).as(sample).isZero();
+            }
             return;
         }
         try {

@@ -26,11 +26,11 @@ class DestroyAcrossAgentStopTest {
     @TempDir
     Path tmp;
 
-    /** Ignores SIGTERM; only the SIGKILL at the end of its 60 s kill timeout ends it. */
+    /** Ignores SIGINT (raw_exec's default kill signal) and SIGTERM; only the SIGKILL at the end of its 60 s kill timeout ends it. */
     static String stubbornAlloc(String id) {
         return AgentRestartTest.alloc(id, "service", """
                 {"Name":"t","Driver":"raw_exec","KillTimeout":60000000000,
-                 "Config":{"command":"/bin/sh","args":["-c","trap '' TERM; while true; do sleep 0.2; done"]},
+                 "Config":{"command":"/bin/sh","args":["-c","trap '' TERM INT; while true; do sleep 0.2; done"]},
                  "Resources":{"CPU":20,"MemoryMB":16}}""", null);
     }
 
