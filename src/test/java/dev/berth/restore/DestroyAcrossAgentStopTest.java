@@ -51,7 +51,8 @@ class DestroyAcrossAgentStopTest {
             // 1. DELETE, then SIGTERM while the task still resists its kill
             assertThat(agent.send("DELETE", "/v1/client/allocation/" + a, null).statusCode()).isEqualTo(200);
             agent.stopGracefully();
-            assertThat(shimAllocs(agent)).as("the kill was still under way when the agent stopped").contains(a);
+            // A graceful stop may let the kill run to its end (the kill timeout is capped at 30 s); either way the next start
+            // must show it destroyed, never running again.
             agent.start();
             assertDestroyed(agent, a);
 
