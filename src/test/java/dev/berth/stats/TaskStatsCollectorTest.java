@@ -67,6 +67,45 @@ class TaskStatsCollectorTest {
     }
 
     @Test
+    void aReaderIsClosedWhenItsTaskIsUnregisteredOrReplacedButNotWhileItReads() throws Exception {
+        AtomicInteger closed = new AtomicInteger();
+        CountDownLatch reading = new CountDownLatch(1);
+        readerByTask.put("t", new TaskStatsReader() {
+            @Override
+            public TaskRawSample read() throws java.io.IOException {
+                reading.countDown();
+                try {
+                    release.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new java.io.InterruptedIOException();
+                }
+                return rss(7);
+            }
+
+            @Override
+            public void close() {
+                closed.incrementAndGet();
+            }
+        });
+        collector.register(target("a1", "t"));
+        Thread tick = Thread.ofVirtual().start(collector::collect);
+        reading.await();
+
+        collector.unregister("a1", "t"); // the read is still running: closing now would pull its files away
+        assertThat(closed).hasValue(0);
+        release.countDown();
+        tick.join();
+        await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(closed).hasValue(1));
+
+        collector.register(target("a1", "t"));
+        collector.register(target("a1", "t")); // replaced: the first reader of this registration is closed at once
+        assertThat(closed).hasValue(2);
+        collector.unregister("a1", "t");
+        assertThat(closed).hasValue(3);
+    }
+
+    @Test
     void moreStuckReadsThanReadThreadsStillLeaveTheOthersRead() {
         collector = new TaskStatsCollector(true, Duration.ofMillis(200), t -> readerByTask.get(t.task()),
                 new TaskCpuCapacity(1000, 1), clock, 1);
