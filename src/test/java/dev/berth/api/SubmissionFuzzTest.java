@@ -77,10 +77,9 @@ class SubmissionFuzzTest {
     static void stopAgent() {
         try {
             await().atMost(Duration.ofSeconds(SETTLE_SECONDS * 2)).untilAsserted(() -> {
-                for (String id : DESTROYED) {
-                    assertThat(Http.send(port, "GET", "/v1/allocation/" + id, null).statusCode()).as("destroyed %s", id).isEqualTo(404);
-                    assertThat(liveTaskProcesses(id)).as("processes of destroyed %s", id).isZero();
-                }
+                String listed = Http.send(port, "GET", "/v1/client/allocations", null).body();
+                assertThat(DESTROYED).as("destroyed allocations still listed").noneMatch(listed::contains);
+                assertThat(liveTaskProcesses("")).as("task processes left after every allocation was destroyed").isZero();
             });
         } finally {
             if (agent != null) {

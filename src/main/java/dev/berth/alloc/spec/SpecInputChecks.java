@@ -229,7 +229,7 @@ final class SpecInputChecks {
         }
     }
 
-    /** Free-form values (driver config, env, meta): no NUL in any key or string, no null in a list, bounded depth. */
+    /** Free-form values (driver config, env, meta): no NUL in any key or string, no null value, bounded depth. */
     private static void free(String path, Object value, int depth) throws SpecValidationException {
         if (depth > MAX_DEPTH) {
             throw new SpecValidationException(path, "nested deeper than " + MAX_DEPTH + " levels");
@@ -247,6 +247,10 @@ final class SpecInputChecks {
                     String key = String.valueOf(e.getKey());
                     if (key.indexOf('\0') >= 0) {
                         throw new SpecValidationException(path, "a key of " + path + " contains a NUL character");
+                    }
+                    if (e.getValue() == null) {
+                        // an env/meta value cannot be null, and a driver config key set to null is a typo of "unset"
+                        throw new SpecValidationException(path + "." + key, path + "." + key + " must not be null (leave the key out)");
                     }
                     free(path + "." + key, e.getValue(), depth + 1);
                 }
