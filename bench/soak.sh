@@ -3,7 +3,7 @@
 # One cycle: PUT a raw_exec alloc (`sleep 3600`), wait until it is running, DELETE it, wait until it is gone (404).
 # Reported before and after the cycles: heap used after a full GC (jcmd GC.run + jstat), RSS, threads, open file
 # descriptors, task cgroups, mounts under the data dir, alloc dirs, live task processes — and the load average.
-# Usage: bench/soak.sh [N=10000] [PAR=4]        (needs the jar: ./mvnw -Dberth.prereqs.skip=true -DskipTests package)
+# Usage: bench/soak.sh [N=10000] [PAR=4]   (runs target/berth-*.jar, else target/classes: build with ./mvnw package or compile)
 # Starts its own agent on a free loopback port with a throw-away data dir (KEEP=1 keeps it), stops it at the end.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -14,10 +14,17 @@ JAVA=${JAVA:-/usr/lib/jvm/temurin-25-jdk-amd64/bin/java}
 JDK_BIN=$(dirname "$JAVA")
 DATA=$(mktemp -d /tmp/berth-soak.XXXXXX)
 BASE="http://127.0.0.1:$PORT"
-JAR=$(ls target/berth-*.jar | grep -v original | head -1)
 TAG="soak$$"
+# the packaged jar, or (no jar built) the compiled classes plus the dependency classpath Maven writes
+JAR=$(ls target/berth-*.jar 2>/dev/null | grep -v original | head -1 || true)
+if [ -n "$JAR" ]; then
+  LAUNCH=(-jar "$JAR")
+else
+  [ -f target/classpath.txt ] || ./mvnw -q -B -ntp dependency:build-classpath -Dmdep.outputFile=target/classpath.txt
+  LAUNCH=(-cp "target/classes:$(cat target/classpath.txt)" dev.berth.Application)
+fi
 
-"$JAVA" --enable-native-access=ALL-UNNAMED -Xmx512m -jar "$JAR" --server.port="$PORT" --berth.data-dir="$DATA" \
+"$JAVA" --enable-native-access=ALL-UNNAMED -Xmx512m "${LAUNCH[@]}" --server.port="$PORT" --berth.data-dir="$DATA" \
   --berth.drivers.raw-exec.enabled=true --berth.acl.enabled=false --logging.level.root=WARN >"$DATA/agent.log" 2>&1 &
 AGENT=$!
 cleanup() {

@@ -48,8 +48,10 @@ class DestroyAcrossAgentStopTest {
             }
             await().atMost(Duration.ofSeconds(60)).until(() -> shimAllocs(agent).containsAll(Set.of(a, b, c, keep)));
 
-            // 1. DELETE, then SIGTERM while the task still resists its kill
-            assertThat(agent.send("DELETE", "/v1/client/allocation/" + a, null).statusCode()).isEqualTo(200);
+            // 1. DELETE, then SIGTERM while the task still resists its kill (DELETE waits for the kill, up to 90 s: it is
+            // sent from another thread, and the agent stopped once the kill began)
+            deleteInBackground(agent, a);
+            await().atMost(Duration.ofSeconds(30)).until(() -> killingRecorded(agent, a));
             agent.stopGracefully();
             // A graceful stop may let the kill run to its end (the kill timeout is capped at 30 s); either way the next start
             // must show it destroyed, never running again.
@@ -57,12 +59,13 @@ class DestroyAcrossAgentStopTest {
             assertDestroyed(agent, a);
 
             // 2. DELETE and a stop, then kill -9 while both kills are under way
-            assertThat(agent.send("DELETE", "/v1/client/allocation/" + b, null).statusCode()).isEqualTo(200);
             JsonNode current = agent.alloc(c);
             String stop = stubbornAlloc(c).replace("\"AllocModifyIndex\":1", "\"AllocModifyIndex\":" + (current.path("AllocModifyIndex").asLong() + 1))
                     .replace("\"DesiredStatus\":\"run\"", "\"DesiredStatus\":\"stop\"");
             agent.put(c, stop);
             await().atMost(Duration.ofSeconds(30)).until(() -> killingRecorded(agent, c));
+            deleteInBackground(agent, b);
+            await().atMost(Duration.ofSeconds(30)).until(() -> killingRecorded(agent, b));
             agent.kill();
             assertThat(shimAllocs(agent)).as("the kills were still under way when the agent was killed").contains(b, c);
             agent.start();
@@ -74,6 +77,16 @@ class DestroyAcrossAgentStopTest {
             assertThat(shimAllocs(agent)).as("the allocation nobody stopped still runs, once").contains(keep);
             assertThat(AgentProcess.shimsUnder(data).stream().filter(s -> s.exitFile().contains(keep)).count()).isEqualTo(1);
         }
+    }
+
+    private static void deleteInBackground(AgentProcess agent, String id) {
+        Thread.ofVirtual().start(() -> {
+            try {
+                agent.send("DELETE", "/v1/client/allocation/" + id, null);
+            } catch (Exception e) {
+                // the agent stops meanwhile: expected
+            }
+        });
     }
 
     private static boolean killingRecorded(AgentProcess agent, String id) throws Exception {
