@@ -72,10 +72,10 @@ measure() { # $1 = label
   threads=$(awk '/Threads/ {print $2}' /proc/"$AGENT"/status)
   fds=$(ls /proc/"$AGENT"/fd | wc -l)
   # task cgroups live under a per-node parent berth-<node short ID> (in every v1 hierarchy, or once in v2)
-  cgroups=$(find /sys/fs/cgroup -mindepth 2 -maxdepth 6 -type d -path "*/berth-$NODE_SHORT/*" 2>/dev/null | wc -l)
+  cgroups=$( (find /sys/fs/cgroup -mindepth 2 -maxdepth 6 -type d -path "*/berth-$NODE_SHORT/*" 2>/dev/null || true) | wc -l)
   mounts=$(grep -c -- "$DATA" /proc/mounts || true)
   dirs=$(ls "$DATA/alloc" 2>/dev/null | wc -l)
-  procs=$(pgrep -f -- "$DATA/drivers" | wc -l || true)
+  procs=$( (pgrep -f -- "$DATA/drivers" || true) | wc -l)
   printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n' "$1" "$heap" "$rss" "$threads" "$fds" "$cgroups" "$mounts" \
     "$dirs" "$procs" "$(cut -d' ' -f1-3 /proc/loadavg)"
 }
