@@ -13,6 +13,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import dev.berth.alloc.task.Interpolator;
 import dev.berth.alloc.spec.AllocationSpec;
 import dev.berth.alloc.spec.TaskSpec;
 import dev.berth.alloc.task.TaskHooks.HookFailedException;
@@ -233,10 +234,11 @@ public final class TaskRunner {
     /** Prestart hooks, driver start, {@code Started}, poststart hooks; returns the exit future. */
     private CompletableFuture<ExitResult> startOnce() throws HookFailedException, DriverException {
         List<String> devices = new ArrayList<>();
-        Map<String, String> env = hooks.prestart(hookContext, ctx.envBuilder().apply(hookContext), rec.prestartDone(), devices);
+        Interpolator base = ctx.envBuilder().apply(hookContext);
+        Map<String, String> env = hooks.prestart(hookContext, base.env(), rec.prestartDone(), devices);
         TaskHandle h;
         try {
-            h = ctx.driver().start(ctx.taskConfig(env, devices));
+            h = ctx.driver().start(ctx.taskConfig(base.withEnv(env), devices));
         } catch (RuntimeException e) {
             // a driver bug or input validation missed: the task fails with a clear event, never a stuck allocation
             log.error("driver start failed unexpectedly: alloc={} task={}", ctx.alloc().id(), name(), e);
