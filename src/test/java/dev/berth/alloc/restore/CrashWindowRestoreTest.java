@@ -114,7 +114,8 @@ class CrashWindowRestoreTest {
                 Duration.ofSeconds(5),
                 (alloc, task, counters) -> RestartTracking.of(RestoredCounters.apply(new RestartTracker(task.restartPolicy().toPolicy(),
                         alloc.job().type(), task.hook(), task.sidecar(), clock, RunnerHarness.MAX_JITTER), counters)),
-                hc -> TaskEnvironment.build(hc.alloc(), hc.group(), hc.task(), new AllocDir(allocs, hc.alloc().id()), "dc1", Map.of()),
+                hc -> TaskEnvironment.interpolator(hc.alloc(), hc.group(), hc.task(), new AllocDir(allocs, hc.alloc().id()),
+                        Map.of("node.datacenter", "dc1"), Map.of()),
                 new AllocRunnerContext.AllocListener() {
                 });
     }
