@@ -151,6 +151,10 @@ public class AllocManager {
                 driver.validate(t.config() == null ? Map.of() : t.config());
             } catch (TaskConfigValidationException e) {
                 throw new SpecValidationException(field + ".Config" + (e.field() == null ? "" : "." + e.field()), e.getMessage());
+            } catch (RuntimeException e) {
+                // a driver's validation must refuse, never crash: whatever it threw, this config is not one it can run
+                log.warn("driver {} failed validating a config; refusing it", t.driver(), e);
+                throw new SpecValidationException(field + ".Config", "Invalid driver config: " + e);
             }
         }
     }
@@ -291,9 +295,18 @@ public class AllocManager {
      * driver handles, terminal allocs only keep their final state. Ports are claimed again.
      */
     public void restore() {
+        java.util.Set<String> destroying = store.destroying();
         for (AllocRecord rec : store.allocs()) {
             try {
                 AllocationSpec spec = rec.spec();
+                if (destroying.contains(spec.id())) {
+                    // the previous agent stopped before this destroy finished: finish it, never run the alloc again
+                    AllocRunner runner = new AllocRunner(runnerContext, rec, true);
+                    runners.add(runner);
+                    runner.destroy();
+                    log.info("finishing the destroy of an allocation the previous agent did not finish: alloc={}", spec.id());
+                    continue;
+                }
                 admission.reclaim(spec);
                 AllocRunner runner = new AllocRunner(runnerContext, rec, true);
                 runners.add(runner);

@@ -33,16 +33,18 @@ class JpaAllocStateStore implements AllocStateStore {
     private final AllocRepository allocs;
     private final AllocTaskRepository tasks;
     private final AllocTombstoneRepository tombstones;
+    private final AllocDestroyIntentRepository destroyIntents;
     private final TransactionTemplate tx;
     private final Clock clock;
     private final JsonMapper json = JsonMapper.builder().build();
     private final ReentrantLock[] locks = new ReentrantLock[STRIPES];
 
     JpaAllocStateStore(AllocRepository allocs, AllocTaskRepository tasks, AllocTombstoneRepository tombstones,
-                       PlatformTransactionManager transactionManager, Clock clock) {
+                       AllocDestroyIntentRepository destroyIntents, PlatformTransactionManager transactionManager, Clock clock) {
         this.allocs = allocs;
         this.tasks = tasks;
         this.tombstones = tombstones;
+        this.destroyIntents = destroyIntents;
         this.tx = new TransactionTemplate(transactionManager);
         this.clock = clock;
         for (int i = 0; i < STRIPES; i++) {
@@ -156,8 +158,28 @@ class JpaAllocStateStore implements AllocStateStore {
             }
             tasks.deleteByAllocId(allocId);
             allocs.deleteById(allocId);
+            destroyIntents.deleteById(allocId);
             return null;
         });
+    }
+
+    @Override
+    public boolean markDestroying(String allocId) {
+        return Boolean.TRUE.equals(locked(allocId, () -> {
+            if (tombstones.existsById(allocId) || !allocs.existsById(allocId)) {
+                return false;
+            }
+            if (!destroyIntents.existsById(allocId)) {
+                destroyIntents.save(new AllocDestroyIntentEntity(allocId, clock.instant()));
+            }
+            return true;
+        }));
+    }
+
+    @Override
+    public java.util.Set<String> destroying() {
+        return tx.execute(status -> destroyIntents.findAll().stream().map(AllocDestroyIntentEntity::id)
+                .collect(java.util.stream.Collectors.toUnmodifiableSet()));
     }
 
     @Override

@@ -78,11 +78,16 @@ class AgentShutdownTest {
             pgid = Long.parseLong(stat.substring(stat.lastIndexOf(')') + 2).split(" ")[2]);
             assertThat(berthThreads()).contains("berth-alloc-shut1", "berth-task-shut1-sleeper");
             MeterRegistry registry = ctx.getBean(MeterRegistry.class);
-            assertThat(registry.get("berth.client.allocations").tag("status", "running").gauge().value()).isEqualTo(1.0);
-            assertThat(registry.get("berth.client.tasks").tag("state", "running").gauge().value()).isEqualTo(1.0);
-            assertThat(registry.get("berth.client.allocated.cpu").gauge().value()).isEqualTo(100.0);
-            assertThat(registry.get("berth.client.alloc.start.latency").timer().count()).isEqualTo(1);
-            assertThat(registry.get("berth.client.hook.duration").tag("hook", "task_dir").tag("phase", "prestart").timer().count()).isEqualTo(1);
+            // The task runner reports the start to the metrics listener after it persisted the Started state (which makes
+            // the alloc "running"): on a busy machine the test thread can look in between (issue 14), so wait for them.
+            await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
+                assertThat(registry.get("berth.client.allocations").tag("status", "running").gauge().value()).isEqualTo(1.0);
+                assertThat(registry.get("berth.client.tasks").tag("state", "running").gauge().value()).isEqualTo(1.0);
+                assertThat(registry.get("berth.client.allocated.cpu").gauge().value()).isEqualTo(100.0);
+                assertThat(registry.get("berth.client.alloc.start.latency").timer().count()).isEqualTo(1);
+                assertThat(registry.get("berth.client.hook.duration").tag("hook", "task_dir").tag("phase", "prestart").timer().count())
+                        .isEqualTo(1);
+            });
         } finally {
             ctx.close();
         }

@@ -27,7 +27,7 @@ import dev.berth.driver.TaskHandle;
  * that was destroyed, or to a state database that was lost. The restore then starts such a task again where its
  * allocation still wants it, so no task ever runs twice and none is left running unknown.
  *
- * <p>A stopped allocation (desired stop or evict) keeps no process: the agent may have died between persisting the stop
+ * <p>A stopped allocation (desired stop or evict), or one whose destroy was asked for, keeps no process: the agent may have died between persisting the stop
  * and killing its tasks, so its processes are killed too and its live tasks are recorded dead ({@code Killed}).
  *
  * <p>A task is identified as its driver says ({@link TaskDriver#taskIdentity}): a process by pid and start ticks together
@@ -60,6 +60,9 @@ public final class Reconciler {
                 stopped.add(rec.id());
             }
         }
+        // A destroy the last agent did not finish (issue 14): its processes are killed like those of a stopped alloc; the
+        // restore then finishes the destroy (hooks, tombstone) instead of running it again.
+        stopped.addAll(store.destroying());
         Set<String> known = knownProcesses(stopped);
         int live = 0;
         int kept = 0;

@@ -90,6 +90,16 @@ public final class AllocRunner {
                 tasks.retire(name, TaskUpdates.retired(ctx, spec.id(), name, state));
             }
         });
+        if (restoring) {
+            // Crash window "task state persisted, client status not yet derived" (issue 14): the stored status may lag the
+            // stored task states (e.g. pending while a task is running). Derive it now; nothing else would, because a
+            // reattached running task changes no state.
+            AllocRecordKeeper.StatusChange change = record.derive(tasks.states().values());
+            if (change.changed()) {
+                log.info("restored allocation: client status re-derived from its task states: alloc={} {} -> {}", spec.id(),
+                        change.oldStatus(), change.newStatus());
+            }
+        }
     }
 
     private TaskRunner newTaskRunner(AllocationSpec spec, TaskGroupSpec group, TaskSpec task, boolean restoring,
@@ -176,6 +186,10 @@ public final class AllocRunner {
             Thread.currentThread().interrupt();
         } catch (RuntimeException e) {
             log.error("alloc runner failed: alloc={}", id(), e);
+            // tasks that never started fail with the reason instead of staying pending (issue 14)
+            closeLaunch();
+            TaskEvent failed = TaskEvent.setupFailure(ctx.clock().instant(), "alloc runner failed: " + e);
+            tasks.active().forEach(tr -> tr.failBeforeStart(failed));
         } finally {
             runDone.complete(null);
         }
@@ -323,6 +337,9 @@ public final class AllocRunner {
             started = runStarted;
         }
         if (first) {
+            // Persisted before the caller hears of the destroy: an agent that stops (SIGTERM, kill -9) before the kill
+            // finished finishes it at its next start, and never runs the allocation again (issue 14).
+            ctx.store().markDestroying(id());
             Thread.ofVirtual().name("berth-destroy-" + shortId()).start(() -> destroyImpl(started));
         }
         return destroyed;

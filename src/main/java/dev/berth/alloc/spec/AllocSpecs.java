@@ -54,6 +54,7 @@ public final class AllocSpecs {
 
     /** Structural checks (before defaults): the first problem, naming the field. */
     public static void validateStructure(AllocationSpec spec) throws SpecValidationException {
+        SpecInputChecks.check(spec);
         if (spec.id() == null || spec.id().isBlank()) {
             throw new SpecValidationException("ID", "Missing allocation ID");
         }

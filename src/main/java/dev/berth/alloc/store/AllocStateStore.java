@@ -51,6 +51,15 @@ public interface AllocStateStore extends TaskStateStore {
         return all;
     }
 
+    /**
+     * Persists that the allocation is to be destroyed (issue 14), before the destroy starts: an agent that stops before the
+     * destroy finished finishes it at its next start. False (nothing written) if the allocation is not stored.
+     */
+    boolean markDestroying(String allocId);
+
+    /** IDs of stored allocations whose destroy was asked for and not finished ({@link #deleteAlloc} clears it). */
+    java.util.Set<String> destroying();
+
     /** Removes everything of the allocation and tombstones its ID. Idempotent. */
     void deleteAlloc(String allocId);
 

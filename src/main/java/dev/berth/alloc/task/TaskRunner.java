@@ -92,7 +92,8 @@ public final class TaskRunner {
         if (!started.compareAndSet(false, true)) {
             return;
         }
-        if (ctx.restoredState() == null) {
+        // a restored task that has no event yet was persisted before its Received (crash right after the submission)
+        if (ctx.restoredState() == null || ctx.restoredState().events().isEmpty()) {
             emit(TaskEvent.received(ctx.clock().instant()));
         }
         if (killSignal.isDone()) {
@@ -158,13 +159,25 @@ public final class TaskRunner {
             // a run that had not completed waits for an alloc-wide restart again (Nomad skips MAIN, not ALLOC_RESTART)
             return ctx.restoredLocal() != null && ctx.restoredLocal().runComplete() ? Restore.COMPLETE : Restore.DONE;
         }
+        TaskEvent last = restored.events().isEmpty() ? null : restored.events().getLast();
+        if (restored.running() && last != null && TaskEvent.TERMINATED.equals(last.type())) {
+            // The exit was recorded, the agent died before the restart decision: decide now on the recorded exit, without
+            // a second Terminated event (the old process is gone; its stale handle is not recovered).
+            ctx.tracker().setExitResult(new ExitResult(last.exitCode(), last.signal(),
+                    "true".equals(last.details().get("oom_killed")), last.details().get("exit_message")));
+            return restarts.afterExit(null, null) ? Restore.RESTARTED : Restore.DONE;
+        }
         TaskHandle h = ctx.restoredLocal() == null ? null : ctx.restoredLocal().handle();
         // Any persisted handle is recovered, also for a task still pending: it crashed between starting the process and
         // its Started event; starting it again would run it twice.
-        if (h == null) {
+        if (h == null && !restored.running()) {
             return Restore.NOT_STARTED;
         }
         try {
+            if (h == null) {
+                // running without a handle: no window of ours persists this; the process cannot be found, so it is lost
+                throw new DriverException("no driver handle was persisted for the running task", true);
+            }
             TaskHandle recovered = ctx.driver().recover(h);
             rec.attach(recovered);
             rec.persistLocal(false);
@@ -224,7 +237,14 @@ public final class TaskRunner {
         List<TaskDevice> devices = new ArrayList<>();
         Interpolator base = ctx.envBuilder().apply(hookContext);
         Map<String, String> env = hooks.prestart(hookContext, base.env(), rec.prestartDone(), devices);
-        TaskHandle h = ctx.driver().start(ctx.taskConfig(base.withEnv(env), devices));
+        TaskHandle h;
+        try {
+            h = ctx.driver().start(ctx.taskConfig(base.withEnv(env), devices));
+        } catch (RuntimeException e) {
+            // a driver bug or input validation missed: the task fails with a clear event, never a stuck allocation
+            log.error("driver start failed unexpectedly: alloc={} task={}", ctx.alloc().id(), name(), e);
+            throw new DriverException("unexpected driver error: " + e, false, e);
+        }
         rec.attach(h);
         rec.persistLocal(false);
         rec.update(s -> s.withEvent(TaskEvent.started(ctx.clock().instant())).withState(TaskState.RUNNING, ctx.clock().instant()));

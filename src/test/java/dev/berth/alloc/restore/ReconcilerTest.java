@@ -180,6 +180,16 @@ class ReconcilerTest {
         }
 
         @Override
+        public boolean markDestroying(String allocId) {
+            return d.markDestroying(allocId);
+        }
+
+        @Override
+        public java.util.Set<String> destroying() {
+            return d.destroying();
+        }
+
+        @Override
         public java.util.Optional<AllocRecord> alloc(String allocId) {
             return d.alloc(allocId);
         }

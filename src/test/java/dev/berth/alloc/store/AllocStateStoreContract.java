@@ -82,6 +82,18 @@ public abstract class AllocStateStoreContract {
     }
 
     @Test
+    void aDestroyIntentIsKeptUntilTheAllocIsDeleted() {
+        assertThat(store().markDestroying("sx")).as("unknown alloc").isFalse();
+        store().putAlloc(new AllocRecord(spec("sx"), ClientStatus.RUNNING, ""));
+        assertThat(store().markDestroying("sx")).isTrue();
+        assertThat(store().markDestroying("sx")).isTrue();
+        assertThat(store().destroying()).containsExactly("sx");
+        store().deleteAlloc("sx");
+        assertThat(store().destroying()).isEmpty();
+        assertThat(store().markDestroying("sx")).as("tombstoned").isFalse();
+    }
+
+    @Test
     void replacesAnAllocation() {
         store().putAlloc(new AllocRecord(spec("s2"), ClientStatus.PENDING, ""));
         store().putAlloc(new AllocRecord(spec("s2").withDesiredStatus("stop"), ClientStatus.COMPLETE, "All tasks have completed"));

@@ -20,6 +20,7 @@ public final class InMemoryAllocStateStore implements AllocStateStore {
     private final Map<String, Map<String, TaskState>> taskStates = new HashMap<>();
     private final Map<String, Map<String, TaskLocalState>> localStates = new HashMap<>();
     private final Set<String> deleted = new java.util.HashSet<>();
+    private final Set<String> destroying = new java.util.HashSet<>();
 
     @Override
     public synchronized boolean putAlloc(AllocRecord alloc) {
@@ -71,9 +72,24 @@ public final class InMemoryAllocStateStore implements AllocStateStore {
     @Override
     public synchronized void deleteAlloc(String allocId) {
         deleted.add(allocId);
+        destroying.remove(allocId);
         allocs.remove(allocId);
         taskStates.remove(allocId);
         localStates.remove(allocId);
+    }
+
+    @Override
+    public synchronized boolean markDestroying(String allocId) {
+        if (!allocs.containsKey(allocId)) {
+            return false;
+        }
+        destroying.add(allocId);
+        return true;
+    }
+
+    @Override
+    public synchronized Set<String> destroying() {
+        return Set.copyOf(destroying);
     }
 
     @Override
