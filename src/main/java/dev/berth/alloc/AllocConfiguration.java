@@ -18,6 +18,7 @@ import dev.berth.alloc.task.TaskHooks;
 import dev.berth.config.BerthMetrics;
 import dev.berth.config.BerthProperties;
 import dev.berth.driver.DriverManager;
+import dev.berth.events.ChangeFeed;
 import dev.berth.fingerprint.NodeRegistry;
 
 /** Wires the alloc service, its runners' collaborators, metrics and the shutdown lifecycle. */
@@ -43,16 +44,23 @@ class AllocConfiguration {
     @Bean
     AllocManager allocManager(AllocStateStore store, DriverManager drivers, NodeCapacity capacity, BerthProperties props, Clock clock,
                               List<AllocHooks.AllocHook> allocHooks, ObjectProvider<TaskHooks.TaskHook> taskHooks, BerthMetrics berthMetrics,
-                              ObjectProvider<dev.berth.device.DeviceAllocator> devices) {
+                              ObjectProvider<dev.berth.device.DeviceAllocator> devices, ChangeFeed feed) {
         RandomGenerator random = RandomGenerator.getDefault();
         PortAllocator ports = new PortAllocator(props.client().minDynamicPort(), props.client().maxDynamicPort(), random);
         Duration maxKill = props.client().maxKillTimeout();
         AllocManager manager = new AllocManager(store, drivers, capacity, ports, clock, maxKill, devices.getIfAvailable());
+        manager.changes(new AllocChanges(feed, clock));
         AllocMetrics metrics = new AllocMetrics(berthMetrics, manager::runners, capacity, manager::allocated);
         var listener = new AllocRunnerContext.AllocListener() {
             @Override
             public void taskStarted(String allocId, String task) {
                 manager.taskStarted(allocId);
+            }
+
+            @Override
+            public void taskStateChanged(String allocId, String task, dev.berth.alloc.task.TaskState oldState,
+                                         dev.berth.alloc.task.TaskState newState) {
+                manager.changes().touched(allocId);
             }
 
             @Override

@@ -63,6 +63,7 @@ public class AllocManager {
     private final Object admissionLock = new Object();
     private volatile AllocRunnerContext runnerContext;
     private volatile AllocMetrics metrics;
+    private volatile AllocChanges changes;
 
     public AllocManager(AllocStateStore store, DriverManager drivers, NodeCapacity capacity, PortAllocator ports, Clock clock,
                         Duration maxKillTimeout) {
@@ -79,6 +80,17 @@ public class AllocManager {
         this.ports = ports;
         this.clock = clock;
         this.maxKillTimeout = maxKillTimeout;
+        changes(AllocChanges.standalone(clock));
+    }
+
+    /** The node's change feed for allocations (wiring; a standalone one until then). */
+    public void changes(AllocChanges allocChanges) {
+        allocChanges.views(this::get);
+        this.changes = allocChanges;
+    }
+
+    public AllocChanges changes() {
+        return changes;
     }
 
     /** Wires the runner collaborators (their listener calls back into this manager). */
@@ -92,6 +104,15 @@ public class AllocManager {
      * {@code AllocModifyIndex} changes nothing and returns the current state).
      */
     public SubmitResult submit(String pathId, AllocationSpec submitted) throws SpecValidationException, AdmissionException {
+        return submit(pathId, submitted, null);
+    }
+
+    /**
+     * {@link #submit(String, AllocationSpec)} keeping {@code document}, the submitted JSON object whole (unknown fields
+     * included), to be returned around the node's own fields; null keeps the previous one.
+     */
+    public SubmitResult submit(String pathId, AllocationSpec submitted, Map<String, Object> document)
+            throws SpecValidationException, AdmissionException {
         AllocationSpec spec = submitted.id() == null || submitted.id().isEmpty()
                 ? new AllocationSpec(pathId, submitted.name(), submitted.namespace(), submitted.jobId(), submitted.job(),
                 submitted.taskGroup(), submitted.desiredStatus(), submitted.allocModifyIndex(), submitted.previousAllocation(),
@@ -120,6 +141,8 @@ public class AllocManager {
                 }
                 // Ports and resources stay as admitted; an update does not re-admit.
                 existing.update(spec.withAllocatedResources(existing.record().spec().allocatedResources()));
+                AllocDocument doc = changes.resubmitted(spec.id(), spec.namespace(), document, spec.desiredTerminal());
+                store.putDocument(spec.id(), doc);
                 return new SubmitResult(Outcome.UPDATED, view(existing));
             }
             if (store.isDeleted(spec.id())) {
@@ -132,23 +155,55 @@ public class AllocManager {
                 spec = DeviceAdmission.reserve(spec, assigned, devices, ports);
             }
             AllocRecord record = new AllocRecord(spec, ClientStatus.PENDING, "No tasks have started");
-            try {
-                store.putAlloc(record);
-            } catch (RuntimeException e) {
-                // Nothing stored: give back what admission took.
-                ports.release(spec.id());
-                releaseDevices(spec.id());
-                throw e;
-            }
-            AllocRunner runner = new AllocRunner(runnerContext, record);
-            runners.put(spec.id(), runner);
-            submittedAt.put(spec.id(), clock.instant());
-            runner.start();
-            return new SubmitResult(Outcome.CREATED, view(runner));
+            AllocationSpec admitted = spec;
+            changes.created(spec.id(), spec.namespace(), document, doc -> {
+                try {
+                    store.putAlloc(record);
+                    store.putDocument(admitted.id(), doc);
+                } catch (RuntimeException e) {
+                    // Nothing stored: give back what admission took.
+                    ports.release(admitted.id());
+                    releaseDevices(admitted.id());
+                    throw e;
+                }
+                AllocRunner runner = new AllocRunner(runnerContext, record);
+                runners.put(admitted.id(), runner);
+                submittedAt.put(admitted.id(), clock.instant());
+                runner.start();
+            });
+            return new SubmitResult(Outcome.CREATED, view(runners.get(spec.id())));
         }
     }
 
+    /**
+     * Nomad's {@code /v1/allocation/:id/stop}: stops the allocation as an update with {@code DesiredStatus: stop} would
+     * (the next submitted {@code AllocModifyIndex}, the document kept with its desired status changed).
+     *
+     * @return the view after the stop was accepted
+     */
+    public AllocView stop(String id) throws UnknownAllocException, SpecValidationException, AdmissionException {
+        AllocRunner r = runner(id);
+        AllocationSpec latest = r.latestSpec();
+        if (latest.desiredTerminal()) {
+            return view(r);
+        }
+        Map<String, Object> doc = changes.entry(id).map(e -> e.document().submitted()).orElse(null);
+        Map<String, Object> stopped = doc == null ? null : new java.util.LinkedHashMap<>(doc);
+        if (stopped != null) {
+            stopped.put("DesiredStatus", AllocationSpec.DESIRED_STOP);
+            stopped.put("DesiredDescription", STOPPED_BY_USER);
+        }
+        AllocationSpec next = latest.withDesiredStatus(AllocationSpec.DESIRED_STOP).withAllocModifyIndex(latest.modifyIndex() + 1);
+        return submit(id, next, stopped).view();
+    }
+
+    /** {@code DesiredDescription} of an allocation stopped through {@link #stop}. */
+    public static final String STOPPED_BY_USER = "alloc was stopped by request";
+
     private void validateDrivers(AllocationSpec spec) throws SpecValidationException {
+        if (spec.desiredTerminal()) {
+            return; // a stop needs no healthy driver
+        }
         TaskGroupSpec group = spec.group().orElseThrow();
         for (TaskSpec t : group.tasks()) {
             String field = "Job.TaskGroups[" + group.name() + "].Tasks[" + t.name() + "]";
@@ -220,11 +275,13 @@ public class AllocManager {
     }
 
     public Optional<AllocView> get(String id) {
-        return Optional.ofNullable(runners.get(id)).map(AllocManager::view);
+        return Optional.ofNullable(runners.get(id)).map(this::view);
     }
 
-    private static AllocView view(AllocRunner r) {
-        return new AllocView(r.record(), r.taskStates());
+    private AllocView view(AllocRunner r) {
+        AllocChanges.Entry entry = changes.entry(r.id()).orElse(null);
+        return entry == null ? new AllocView(r.record(), r.taskStates())
+                : new AllocView(r.record(), r.taskStates(), entry.document(), entry.modifyIndex(), entry.modifyTimeNs());
     }
 
     private AllocRunner runner(String id) throws UnknownAllocException {
@@ -325,9 +382,11 @@ public class AllocManager {
      * driver handles, terminal allocs only keep their final state. Ports are claimed again.
      */
     public void restore() {
+        Map<String, AllocDocument> documents = store.documents();
         for (AllocRecord rec : store.allocs()) {
             try {
                 AllocationSpec spec = rec.spec();
+                changes.restored(spec.id(), spec.namespace(), documents.get(spec.id()));
                 ports.claim(spec.id(), spec.group().orElseThrow().networks());
                 spec.group().orElseThrow().tasks().forEach(t -> ports.claim(spec.id(), t.resources() == null ? null : t.resources().networks()));
                 AllocRunner runner = new AllocRunner(runnerContext, rec, true);
@@ -412,6 +471,8 @@ public class AllocManager {
     }
 
     void allocDestroyed(String allocId) {
+        AllocRunner gone = runners.get(allocId);
+        changes.removed(allocId, gone == null ? null : gone.record().spec().namespace());
         ports.release(allocId);
         // Devices stay reserved while the alloc exists (also when terminal), as Nomad keeps them until GC/destroy.
         releaseDevices(allocId);

@@ -52,13 +52,19 @@ class AclFilter extends OncePerRequestFilter {
     /** What a request needs; {@code null} means nothing (anonymous access). */
     static TokenScope requiredScope(String method, String path, boolean anonymousMetrics) {
         boolean safe = SAFE_METHODS.contains(method);
-        if (!safe) {
+        if (!safe || isGc(path)) {
             return TokenScope.WRITE;
         }
         if (anonymousMetrics && (METRICS_PATHS.contains(path) || path.startsWith("/actuator/health/"))) {
             return null;
         }
         return TokenScope.READ;
+    }
+
+    /** Garbage collection destroys data: write scope with any method (Nomad accepts GET for it). */
+    static boolean isGc(String path) {
+        return "/v1/client/gc".equals(path) || "/v1/system/gc".equals(path)
+                || (path.startsWith("/v1/client/allocation/") && path.endsWith("/gc"));
     }
 
     /** The secret from {@code X-Nomad-Token}, else from {@code Authorization: Bearer …}; {@code null} when none. */

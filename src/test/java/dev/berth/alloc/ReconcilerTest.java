@@ -175,6 +175,16 @@ class ReconcilerTest {
         }
 
         @Override
+        public boolean putDocument(String allocId, AllocDocument document) {
+            return d.putDocument(allocId, document);
+        }
+
+        @Override
+        public Map<String, AllocDocument> documents() {
+            return d.documents();
+        }
+
+        @Override
         public java.util.Optional<AllocRecord> alloc(String allocId) {
             return d.alloc(allocId);
         }
