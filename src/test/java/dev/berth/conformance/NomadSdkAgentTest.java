@@ -1,0 +1,182 @@
+package dev.berth.conformance;
+
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import com.hashicorp.nomad.apimodel.Node;
+import com.hashicorp.nomad.apimodel.NodeListStub;
+import com.hashicorp.nomad.javasdk.ErrorResponseException;
+import com.hashicorp.nomad.javasdk.NomadApiClient;
+import com.hashicorp.nomad.javasdk.NomadPredicates;
+import com.hashicorp.nomad.javasdk.QueryOptions;
+import com.hashicorp.nomad.javasdk.ServerQueryResponse;
+import com.hashicorp.nomad.javasdk.WaitStrategy;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.web.server.LocalServerPort;
+
+import dev.berth.fingerprint.NodeRegistry;
+import dev.berth.support.AgentIntegrationTest;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** HashiCorp's Nomad Java SDK against a real agent: node, agent, status, region and system calls. */
+@AgentIntegrationTest
+class NomadSdkAgentTest {
+
+    @LocalServerPort
+    int port;
+
+    @Autowired
+    NodeRegistry registry;
+
+    NomadApiClient nomad;
+
+    @BeforeEach
+    void connect() {
+        nomad = new NomadApiClient("http://127.0.0.1:" + port);
+    }
+
+    @AfterEach
+    void close() throws Exception {
+        nomad.close();
+    }
+
+    @Test
+    void nodesInfoCarriesTheNodeIndex() throws Exception {
+        String id = registry.current().id();
+        ServerQueryResponse<Node> r = nomad.getNodesApi().info(id);
+        assertThat(r.getValue().getId()).isEqualTo(id);
+        assertThat(r.getValue().getStatus()).isEqualTo("ready");
+        assertThat(r.getIndex()).isEqualTo(r.getValue().getModifyIndex());
+        assertThat(r.hadKnownLeader()).isTrue();
+        assertThat(r.getMillisSinceLastContact()).isZero();
+    }
+
+    @Test
+    void nodesInfoBlocksUntilTheNodeChanges() throws Exception {
+        String id = registry.current().id();
+        ServerQueryResponse<Node> now = nomad.getNodesApi().info(id);
+        CompletableFuture<ServerQueryResponse<Node>> blocked = CompletableFuture.supplyAsync(() -> {
+            try {
+                return nomad.getNodesApi().info(id, new QueryOptions<Node>().setIndex(now.getIndex())
+                        .setWaitStrategy(WaitStrategy.waitForSeconds(120)));
+            } catch (Exception e) {
+                throw new RuntimeException(e);
+            }
+        });
+        org.awaitility.Awaitility.await().during(java.time.Duration.ofMillis(300))
+                .atMost(java.time.Duration.ofSeconds(5)).until(() -> !blocked.isDone());
+        registry.addEvent("Conformance", "sdk test event", java.util.Map.of());
+        ServerQueryResponse<Node> woke = blocked.get(60, TimeUnit.SECONDS);
+        assertThat(woke.getIndex()).isGreaterThan(now.getIndex());
+        assertThat(woke.getValue().getEvents()).anyMatch(e -> "sdk test event".equals(e.getMessage()));
+    }
+
+    @Test
+    void nodesInfoWaitRunsOutWithTheSameIndex() throws Exception {
+        String id = registry.current().id();
+        ServerQueryResponse<Node> now = nomad.getNodesApi().info(id);
+        long start = System.nanoTime();
+        ServerQueryResponse<Node> r = nomad.getNodesApi().info(id, new QueryOptions<Node>().setIndex(now.getIndex())
+                .setWaitStrategy(WaitStrategy.waitForMilliseconds(400)));
+        assertThat(System.nanoTime() - start).isGreaterThanOrEqualTo(TimeUnit.MILLISECONDS.toNanos(400));
+        assertThat(r.getIndex()).isGreaterThanOrEqualTo(now.getIndex());
+    }
+
+    @Test
+    void nodesInfoOfAnUnknownNodeIsNomads404() {
+        assertThatThrownBy(() -> nomad.getNodesApi().info("nope"))
+                .isInstanceOfSatisfying(ErrorResponseException.class, e -> {
+                    assertThat(e.getServerErrorCode()).isEqualTo(404);
+                    assertThat(e.getServerErrorMessage()).isEqualTo("node not found");
+                });
+    }
+
+    @Test
+    void nodesListWithTheReadyPredicate() throws Exception {
+        String id = registry.current().id();
+        ServerQueryResponse<List<NodeListStub>> r = nomad.getNodesApi().list(QueryOptions.pollRepeatedlyUntil(
+                NomadPredicates.responseValue(NomadPredicates.clientNodeIsReady(id)), WaitStrategy.waitForSeconds(30)));
+        NodeListStub stub = r.getValue().getFirst();
+        assertThat(stub.getId()).isEqualTo(id);
+        assertThat(stub.getStatus()).isEqualTo("ready");
+        assertThat(stub.getDatacenter()).isEqualTo(registry.current().datacenter());
+        assertThat(stub.getAddress()).isEqualTo("127.0.0.1");
+        assertThat(stub.getDrivers()).containsKey("raw_exec");
+        assertThat(nomad.getNodesApi().list(id.substring(0, 4)).getValue()).hasSize(1);
+    }
+
+    @Test
+    void agentHealthAndSelf() throws Exception {
+        assertThat(nomad.getAgentApi().health().getValue().getClient().getOk()).isTrue();
+        assertThat(nomad.getAgentApi().self().getValue().getStats().get("client").get("node_id"))
+                .isEqualTo(registry.current().id());
+    }
+
+    @Test
+    void agentMembersIsThisAgent() throws Exception {
+        var members = nomad.getAgentApi().members().getValue();
+        assertThat(members.getServerRegion()).isEqualTo("global");
+        assertThat(members.getMembers()).singleElement().satisfies(m -> {
+            assertThat(m.getStatus()).isEqualTo("alive");
+            assertThat(m.getAddr()).isEqualTo("127.0.0.1");
+            assertThat(m.getPort()).isEqualTo(port);
+        });
+    }
+
+    @Test
+    void agentServersIsEmptyAndCannotBeSet() throws Exception {
+        assertThat(nomad.getAgentApi().servers().getValue()).isEmpty();
+        assertThatThrownBy(() -> nomad.getAgentApi().setServers("127.0.0.1:4647"))
+                .isInstanceOfSatisfying(ErrorResponseException.class, e -> {
+                    assertThat(e.getServerErrorCode()).isEqualTo(501);
+                    assertThat(e.getServerErrorMessage()).contains("without servers");
+                });
+    }
+
+    @Test
+    void statusLeaderAndPeersAreThisAgent() throws Exception {
+        assertThat(nomad.getStatusApi().leader().getValue()).isEqualTo("127.0.0.1:" + port);
+        assertThat(nomad.getStatusApi().peers().getValue()).containsExactly("127.0.0.1:" + port);
+    }
+
+    @Test
+    void regionsList() throws Exception {
+        assertThat(nomad.getRegionsApi().list().getValue()).containsExactly("global");
+    }
+
+    @Test
+    void systemGarbageCollect() throws Exception {
+        assertThat(nomad.getSystemApi().garbageCollect().getRawEntity()).isEmpty();
+    }
+
+    @Test
+    void clientHostStats() throws Exception {
+        var stats = nomad.getClientApi(nomad.getNodesApi().info(registry.current().id()).getValue()).stats().getValue();
+        assertThat(stats.getMemory().getTotal()).isPositive();
+        assertThat(stats.getCpu()).isNotEmpty();
+    }
+
+    @Test
+    void agentMonitorStreamsTheAgentLog() throws Exception {
+        try (var frames = nomad.getAgentApi().monitorLocalAgent("INFO", false)) {
+            org.slf4j.LoggerFactory.getLogger("dev.berth.conformance").info("monitor marker {}", port);
+            StringBuilder seen = new StringBuilder();
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (!seen.toString().contains("monitor marker " + port) && System.nanoTime() < deadline && frames.hasNextFrame()) {
+                byte[] data = frames.nextFrame().getData();
+                if (data != null) {
+                    seen.append(new String(data, StandardCharsets.UTF_8));
+                }
+            }
+            assertThat(seen.toString()).contains("[INFO]", "monitor marker " + port);
+        }
+    }
+}
