@@ -6,6 +6,7 @@ import java.util.function.Predicate;
 import java.util.function.Supplier;
 import java.util.random.RandomGenerator;
 
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.stereotype.Component;
 
 /**
@@ -26,6 +27,7 @@ public class BlockingQueries {
     private final ChangeFeed feed;
     private final RandomGenerator random;
 
+    @Autowired
     public BlockingQueries(ChangeFeed feed) {
         this(feed, RandomGenerator.getDefault());
     }

@@ -15,6 +15,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Predicate;
 
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.stereotype.Component;
 
 /**
@@ -42,6 +43,7 @@ public class ChangeFeed {
     private final AtomicInteger journalSize = new AtomicInteger();
     private final Set<Waiter> waiters = ConcurrentHashMap.newKeySet();
 
+    @Autowired
     public ChangeFeed(NodeIndex nodeIndex) {
         this(nodeIndex, DEFAULT_CAPACITY);
     }
