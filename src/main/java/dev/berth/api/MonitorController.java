@@ -10,12 +10,12 @@ import java.util.concurrent.TimeUnit;
 
 import ch.qos.logback.classic.Level;
 
+import jakarta.servlet.http.HttpServletResponse;
+
 import org.springframework.http.MediaType;
-import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
-import org.springframework.web.servlet.mvc.method.annotation.StreamingResponseBody;
 
 import dev.berth.config.LogMonitor;
 
@@ -40,11 +40,12 @@ class MonitorController {
     }
 
     @GetMapping("/v1/agent/monitor")
-    ResponseEntity<StreamingResponseBody> monitor(@RequestParam(name = "log_level", defaultValue = "info") String logLevel,
+    void monitor(@RequestParam(name = "log_level", defaultValue = "info") String logLevel,
             @RequestParam(name = "log_json", defaultValue = "false") boolean logJson,
             @RequestParam(defaultValue = "false") boolean plain,
             @RequestParam(name = "node_id", required = false) String nodeId,
-            @RequestParam(name = "server_id", required = false) String serverId) {
+            @RequestParam(name = "server_id", required = false) String serverId, HttpServletResponse response)
+            throws IOException {
         Level level = LogMonitor.level(logLevel);
         if (level == null) {
             throw new ApiException.BadRequest("Unknown log level: " + logLevel);
@@ -55,8 +56,10 @@ class MonitorController {
         if (nodeId != null && !nodeId.isEmpty() && !nodeId.equals(registry.current().id())) {
             throw new ApiException.BadRequest("Unknown node \"" + nodeId + "\": only this agent's node can be monitored");
         }
-        StreamingResponseBody body = out -> stream(out, level, logJson, plain);
-        return ResponseEntity.ok().contentType(plain ? MediaType.TEXT_PLAIN : MediaType.APPLICATION_JSON).body(body);
+        response.setStatus(200);
+        response.setContentType(plain ? MediaType.TEXT_PLAIN_VALUE : MediaType.APPLICATION_JSON_VALUE);
+        // written on the request's (virtual) thread, as the fs streams are
+        stream(response.getOutputStream(), level, logJson, plain);
     }
 
     private void stream(OutputStream out, Level level, boolean json, boolean plain) throws IOException {
