@@ -12,7 +12,8 @@ import java.util.Map;
  * <p>Indexes are the node's ({@code dev.berth.events.NodeIndex}), as a Nomad server's state store overwrites them on
  * every upsert: {@code createIndex} when the allocation was created, {@code allocModifyIndex} when the last accepted
  * submission (create, update, stop) was applied. The {@code AllocModifyIndex} a client <em>submits</em> keeps its
- * latest-wins meaning against the previous submission (it stays in the spec); the one returned is the node's.
+ * latest-wins meaning against the previous submission (it stays in the spec) and is returned as sent, so a
+ * read-modify-write by the submitter stays in its own numbering; only a submission without one gets the node's.
  *
  * @param submitted        the last accepted submission's JSON object (null when unknown: an allocation stored before
  *                         documents existed)

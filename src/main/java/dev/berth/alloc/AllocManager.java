@@ -192,6 +192,9 @@ public class AllocManager {
         if (stopped != null) {
             stopped.put("DesiredStatus", AllocationSpec.DESIRED_STOP);
             stopped.put("DesiredDescription", STOPPED_BY_USER);
+            if (stopped.get("AllocModifyIndex") instanceof Number) {
+                stopped.put("AllocModifyIndex", latest.modifyIndex() + 1);
+            }
         }
         AllocationSpec next = latest.withDesiredStatus(AllocationSpec.DESIRED_STOP).withAllocModifyIndex(latest.modifyIndex() + 1);
         return submit(id, next, stopped).view();

@@ -59,7 +59,10 @@ final class AllocationJson {
         out.put("NodeName", nodeName);
         out.put("CreateIndex", doc.createIndex());
         out.put("ModifyIndex", view.modifyIndex());
-        out.put("AllocModifyIndex", doc.allocModifyIndex());
+        if (doc.submitted() == null || !(doc.submitted().get("AllocModifyIndex") instanceof Number)) {
+            // the submitter's own AllocModifyIndex (its latest-wins version) is returned as sent; without one, the node's
+            out.put("AllocModifyIndex", doc.allocModifyIndex());
+        }
         out.put("CreateTime", doc.createTimeNs());
         out.put("ModifyTime", view.modifyTimeNs());
         out.put("ClientStatus", view.record().clientStatus());

@@ -92,7 +92,7 @@ class NomadSdkAllocationsTest {
         assertThat(r.getMillisSinceLastContact()).isZero();
         assertThat(r.getIndex()).isEqualTo(a.getModifyIndex());
         assertThat(a.getCreateIndex()).isPositive().isLessThanOrEqualTo(a.getModifyIndex());
-        assertThat(a.getAllocModifyIndex()).isEqualTo(a.getCreateIndex());
+        assertThat(a.getAllocModifyIndex()).as("the submitter's own version, as sent").isEqualTo(BigInteger.ONE);
     }
 
     @Test
@@ -196,7 +196,9 @@ class NomadSdkAllocationsTest {
                 r -> "complete".equals(r.getValue().getClientStatus()), WaitStrategy.waitForSeconds(60))).getValue();
         assertThat(after.getDesiredStatus()).isEqualTo("stop");
         assertThat(after.getTaskStates().get("main").getState()).isEqualTo("dead");
-        assertThat(after.getAllocModifyIndex()).isGreaterThan(after.getCreateIndex());
+        assertThat(after.getAllocModifyIndex()).as("the next submitted version").isEqualTo(BigInteger.TWO);
+        assertThat(after.getModifyIndex()).isGreaterThan(after.getCreateIndex());
+        assertThat(stop.getIndex()).isGreaterThan(after.getCreateIndex());
     }
 
     @Test
