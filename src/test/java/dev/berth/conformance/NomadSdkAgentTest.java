@@ -2,7 +2,6 @@ package dev.berth.conformance;
 
 import java.nio.charset.StandardCharsets;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 import com.hashicorp.nomad.apimodel.Node;
@@ -17,30 +16,24 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.web.server.LocalServerPort;
-
-import dev.berth.fingerprint.NodeRegistry;
-import dev.berth.support.AgentIntegrationTest;
+import dev.berth.support.Http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** HashiCorp's Nomad Java SDK against a real agent: node, agent, status, region and system calls. */
-@AgentIntegrationTest
 class NomadSdkAgentTest {
 
-    @LocalServerPort
     int port;
-
-    @Autowired
-    NodeRegistry registry;
-
+    String nodeId;
     NomadApiClient nomad;
 
     @BeforeEach
-    void connect() {
+    void connect() throws Exception {
+        port = SdkAgent.get().port;
         nomad = new NomadApiClient("http://127.0.0.1:" + port);
+        nodeId = new tools.jackson.databind.json.JsonMapper().readTree(Http.get(port, "/v1/agent/self").body())
+                .path("stats").path("client").path("node_id").asString();
     }
 
     @AfterEach
@@ -50,7 +43,7 @@ class NomadSdkAgentTest {
 
     @Test
     void nodesInfoCarriesTheNodeIndex() throws Exception {
-        String id = registry.current().id();
+        String id = nodeId;
         ServerQueryResponse<Node> r = nomad.getNodesApi().info(id);
         assertThat(r.getValue().getId()).isEqualTo(id);
         assertThat(r.getValue().getStatus()).isEqualTo("ready");
@@ -60,28 +53,8 @@ class NomadSdkAgentTest {
     }
 
     @Test
-    void nodesInfoBlocksUntilTheNodeChanges() throws Exception {
-        String id = registry.current().id();
-        ServerQueryResponse<Node> now = nomad.getNodesApi().info(id);
-        CompletableFuture<ServerQueryResponse<Node>> blocked = CompletableFuture.supplyAsync(() -> {
-            try {
-                return nomad.getNodesApi().info(id, new QueryOptions<Node>().setIndex(now.getIndex())
-                        .setWaitStrategy(WaitStrategy.waitForSeconds(120)));
-            } catch (Exception e) {
-                throw new RuntimeException(e);
-            }
-        });
-        org.awaitility.Awaitility.await().during(java.time.Duration.ofMillis(300))
-                .atMost(java.time.Duration.ofSeconds(5)).until(() -> !blocked.isDone());
-        registry.addEvent("Conformance", "sdk test event", java.util.Map.of());
-        ServerQueryResponse<Node> woke = blocked.get(60, TimeUnit.SECONDS);
-        assertThat(woke.getIndex()).isGreaterThan(now.getIndex());
-        assertThat(woke.getValue().getEvents()).anyMatch(e -> "sdk test event".equals(e.getMessage()));
-    }
-
-    @Test
     void nodesInfoWaitRunsOutWithTheSameIndex() throws Exception {
-        String id = registry.current().id();
+        String id = nodeId;
         ServerQueryResponse<Node> now = nomad.getNodesApi().info(id);
         long start = System.nanoTime();
         ServerQueryResponse<Node> r = nomad.getNodesApi().info(id, new QueryOptions<Node>().setIndex(now.getIndex())
@@ -101,13 +74,13 @@ class NomadSdkAgentTest {
 
     @Test
     void nodesListWithTheReadyPredicate() throws Exception {
-        String id = registry.current().id();
+        String id = nodeId;
         ServerQueryResponse<List<NodeListStub>> r = nomad.getNodesApi().list(QueryOptions.pollRepeatedlyUntil(
                 NomadPredicates.responseValue(NomadPredicates.clientNodeIsReady(id)), WaitStrategy.waitForSeconds(30)));
         NodeListStub stub = r.getValue().getFirst();
         assertThat(stub.getId()).isEqualTo(id);
         assertThat(stub.getStatus()).isEqualTo("ready");
-        assertThat(stub.getDatacenter()).isEqualTo(registry.current().datacenter());
+        assertThat(stub.getDatacenter()).isEqualTo("dc1");
         assertThat(stub.getAddress()).isEqualTo("127.0.0.1");
         assertThat(stub.getDrivers()).containsKey("raw_exec");
         assertThat(nomad.getNodesApi().list(id.substring(0, 4)).getValue()).hasSize(1);
@@ -117,7 +90,7 @@ class NomadSdkAgentTest {
     void agentHealthAndSelf() throws Exception {
         assertThat(nomad.getAgentApi().health().getValue().getClient().getOk()).isTrue();
         assertThat(nomad.getAgentApi().self().getValue().getStats().get("client").get("node_id"))
-                .isEqualTo(registry.current().id());
+                .isEqualTo(nodeId);
     }
 
     @Test
@@ -159,24 +132,27 @@ class NomadSdkAgentTest {
 
     @Test
     void clientHostStats() throws Exception {
-        var stats = nomad.getClientApi(nomad.getNodesApi().info(registry.current().id()).getValue()).stats().getValue();
+        var stats = nomad.getClientApi(nomad.getNodesApi().info(nodeId).getValue()).stats().getValue();
         assertThat(stats.getMemory().getTotal()).isPositive();
         assertThat(stats.getCpu()).isNotEmpty();
     }
 
     @Test
     void agentMonitorStreamsTheAgentLog() throws Exception {
+        String id = SdkSupport.newId();
         try (var frames = nomad.getAgentApi().monitorLocalAgent("INFO", false)) {
-            org.slf4j.LoggerFactory.getLogger("dev.berth.conformance").info("monitor marker {}", port);
+            // the agent logs an INFO line when it destroys an allocation
+            SdkSupport.submit(port, SdkSupport.rawExecAlloc(id, "", ""), id);
+            Http.send(port, "DELETE", "/v1/client/allocation/" + id, null);
             StringBuilder seen = new StringBuilder();
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-            while (!seen.toString().contains("monitor marker " + port) && System.nanoTime() < deadline && frames.hasNextFrame()) {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+            while (!seen.toString().contains(id) && System.nanoTime() < deadline && frames.hasNextFrame()) {
                 byte[] data = frames.nextFrame().getData();
                 if (data != null) {
                     seen.append(new String(data, StandardCharsets.UTF_8));
                 }
             }
-            assertThat(seen.toString()).contains("[INFO]", "monitor marker " + port);
+            assertThat(seen.toString()).contains("[INFO]", "allocation destroyed: alloc=" + id);
         }
     }
 }

@@ -22,9 +22,6 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-import org.springframework.boot.test.web.server.LocalServerPort;
-
-import dev.berth.support.AgentIntegrationTest;
 import dev.berth.support.Http;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -34,19 +31,18 @@ import static org.awaitility.Awaitility.await;
 /**
  * HashiCorp's Nomad Java SDK against a real agent, one test per SDK call on allocations (server-style reads, blocking
  * queries, stop, signal) and on the client endpoints it reaches through an allocation (stats, fs, logs, GC). Tasks
- * are real raw_exec processes.
+ * are real raw_exec processes; the agent runs in its own JVM ({@link SdkAgent}).
  */
-@AgentIntegrationTest
 class NomadSdkAllocationsTest {
 
-    @LocalServerPort
     int port;
 
     NomadApiClient nomad;
     final List<String> created = new ArrayList<>();
 
     @BeforeEach
-    void connect() {
+    void connect() throws Exception {
+        port = SdkAgent.get().port;
         nomad = new NomadApiClient("http://127.0.0.1:" + port);
     }
 
