@@ -106,10 +106,6 @@ public final class BerthMetrics {
         }
         double scale = scale(metric);
         ToDoubleFunction<T> scaled = scale == 1.0 ? value : s -> value.applyAsDouble(s) * scale;
-        if (NomadTotalNames.isNomadTotal(naming, name)) {
-            return Optional.of(NomadTotalNames.untypedGauge(registry, name, description(metric), tags(scope, tags),
-                    () -> scaled.applyAsDouble(state)));
-        }
         return Optional.of(Gauge.builder(name, state, scaled)
                 .description(description(metric))
                 .baseUnit(baseUnit(metric))

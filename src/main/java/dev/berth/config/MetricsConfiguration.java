@@ -31,7 +31,7 @@ class MetricsConfiguration {
     MeterRegistryCustomizer<PrometheusMeterRegistry> berthNomadTotalNames(BerthProperties properties) {
         return registry -> {
             if (properties.metrics().naming() == MetricsNaming.NOMAD) {
-                registry.config().namingConvention(NomadTotalNames.convention(registry.config().namingConvention()));
+                registry.getPrometheusRegistry().register(new NomadTotalNames(registry));
             }
         };
     }

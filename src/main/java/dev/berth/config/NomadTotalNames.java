@@ -1,74 +1,62 @@
 package dev.berth.config;
 
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.function.DoubleSupplier;
+import java.util.Map;
 
 import io.micrometer.core.instrument.Gauge;
-import io.micrometer.core.instrument.Measurement;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.Statistic;
-import io.micrometer.core.instrument.Tags;
-import io.micrometer.core.instrument.config.NamingConvention;
+import io.micrometer.core.instrument.Tag;
+import io.prometheus.metrics.model.registry.MultiCollector;
+import io.prometheus.metrics.model.snapshots.Labels;
+import io.prometheus.metrics.model.snapshots.MetricSnapshot;
+import io.prometheus.metrics.model.snapshots.MetricSnapshots;
+import io.prometheus.metrics.model.snapshots.UnknownSnapshot;
 
 /**
- * Nomad's gauges whose names end in {@code .total} ({@code nomad.client.host.memory.total},
- * {@code nomad.client.allocs.cpu.total_percent} is unaffected) keep that suffix in {@code nomad} naming mode, so Nomad's
- * dashboards find {@code nomad_client_host_memory_total}. Two obstacles and the fix for each:
- * <ul>
- *   <li>The Prometheus Java client strips {@code _total} (and {@code _info}, {@code _created}, {@code _bucket}) from
- *       every name it is given: {@link #convention} keeps the name of these meters as written.</li>
- *   <li>{@code promtool check metrics} refuses a <em>gauge</em> named {@code …_total} ("non-counter metrics should not
- *       have _total suffix") but accepts an untyped metric: these gauges are registered as meters of type
- *       {@link Meter.Type#OTHER}, which the registry exposes as {@code untyped}, one value per scrape, as a gauge.</li>
- * </ul>
+ * Nomad's gauges whose names end in {@code .total} ({@code nomad.client.host.memory.total}) under their exact Prometheus
+ * name in {@code nomad} naming mode, so Nomad's dashboards find {@code nomad_client_host_memory_total}. Two obstacles:
+ * the Prometheus Java client strips {@code _total} from every name Micrometer gives it (the gauge is exported as
+ * {@code nomad_client_host_memory}, which stays), and {@code promtool check metrics} refuses a <em>gauge</em> named
+ * {@code …_total} ("non-counter metrics should not have _total suffix") but accepts an untyped metric. So this collector,
+ * registered beside Micrometer's in the same Prometheus registry, writes each such gauge once more at every scrape as
+ * an untyped sample with its exact name, the same labels and the same value.
  */
-final class NomadTotalNames {
+final class NomadTotalNames implements MultiCollector {
 
-    private NomadTotalNames() {
+    private final MeterRegistry registry;
+
+    NomadTotalNames(MeterRegistry registry) {
+        this.registry = registry;
     }
 
-    static boolean isNomadTotal(MetricsNaming naming, String name) {
-        return naming == MetricsNaming.NOMAD && name.endsWith(".total");
+    static boolean isNomadTotal(Meter meter) {
+        String name = meter.getId().getName();
+        return meter instanceof Gauge && name.startsWith("nomad.") && name.endsWith(".total");
     }
 
-    /** Registers the value as an untyped meter; returns it seen as a {@link Gauge} (value and ID) for its owner. */
-    static Gauge untypedGauge(MeterRegistry registry, String name, String description, Tags tags, DoubleSupplier value) {
-        Meter meter = Meter.builder(name, Meter.Type.OTHER, List.of(new Measurement(value::getAsDouble, Statistic.VALUE)))
-                .description(description).tags(tags).register(registry);
-        return new Gauge() {
-            @Override
-            public double value() {
-                return value.getAsDouble();
+    @Override
+    public MetricSnapshots collect() {
+        Map<String, UnknownSnapshot.Builder> byName = new LinkedHashMap<>();
+        for (Meter meter : registry.getMeters()) {
+            if (!isNomadTotal(meter)) {
+                continue;
             }
-
-            @Override
-            public Id getId() {
-                return meter.getId();
+            String name = meter.getId().getName().replace('.', '_');
+            List<String> keys = new ArrayList<>();
+            List<String> values = new ArrayList<>();
+            for (Tag tag : meter.getId().getTagsAsIterable()) {
+                keys.add(tag.getKey());
+                values.add(tag.getValue());
             }
-        };
-    }
-
-    /** A naming convention that writes {@code OTHER} meters named {@code nomad.….total} as snake case, suffix kept. */
-    static NamingConvention convention(NamingConvention delegate) {
-        return new NamingConvention() {
-            @Override
-            public String name(String name, Meter.Type type, String baseUnit) {
-                if (type == Meter.Type.OTHER && name.startsWith("nomad.") && name.endsWith(".total")) {
-                    return NamingConvention.snakeCase.name(name, type, baseUnit);
-                }
-                return delegate.name(name, type, baseUnit);
-            }
-
-            @Override
-            public String tagKey(String key) {
-                return delegate.tagKey(key);
-            }
-
-            @Override
-            public String tagValue(String value) {
-                return delegate.tagValue(value);
-            }
-        };
+            byName.computeIfAbsent(name, n -> UnknownSnapshot.builder().name(n).help(meter.getId().getName()))
+                    .dataPoint(UnknownSnapshot.UnknownDataPointSnapshot.builder().labels(Labels.of(keys, values))
+                            .value(((Gauge) meter).value()).build());
+        }
+        List<MetricSnapshot> snapshots = new ArrayList<>();
+        byName.values().forEach(b -> snapshots.add(b.build()));
+        return new MetricSnapshots(snapshots);
     }
 }
