@@ -7,7 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 
-import dev.berth.driver.ProcStat;
+import dev.berth.host.ProcStat;
 import dev.berth.driver.TaskConfig;
 import dev.berth.driver.TaskHandle;
 import dev.berth.driver.rawexec.RawExecDriver;

@@ -2,7 +2,10 @@ package dev.berth;
 
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
+import org.springframework.boot.context.metrics.buffering.BufferingApplicationStartup;
 import org.springframework.boot.context.properties.ConfigurationPropertiesScan;
+
+import dev.berth.config.StartupTimeline;
 
 /** Berth node agent. */
 @SpringBootApplication
@@ -10,6 +13,11 @@ import org.springframework.boot.context.properties.ConfigurationPropertiesScan;
 public class Application {
 
     public static void main(String[] args) {
-        SpringApplication.run(Application.class, args);
+        SpringApplication application = new SpringApplication(Application.class);
+        if (Boolean.getBoolean(StartupTimeline.PROPERTY)) {
+            // -Dberth.startup-timeline=true: record every start-up step; StartupTimeline logs the slowest when ready
+            application.setApplicationStartup(new BufferingApplicationStartup(StartupTimeline.CAPACITY));
+        }
+        application.run(args);
     }
 }

@@ -26,10 +26,10 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 import dev.berth.config.NodeIdentity;
-import dev.berth.driver.cgroup.CgroupLimits;
-import dev.berth.driver.cgroup.CgroupManager;
-import dev.berth.driver.cgroup.CgroupMounts;
-import dev.berth.driver.cgroup.TaskCgroup;
+import dev.berth.host.cgroup.CgroupLimits;
+import dev.berth.host.cgroup.CgroupManager;
+import dev.berth.host.cgroup.CgroupMounts;
+import dev.berth.host.cgroup.TaskCgroup;
 
 /**
  * One collector tick over N registered tasks, each a real v1 task cgroup holding a sleeping process. Prints the

@@ -23,10 +23,10 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 import dev.berth.config.NodeIdentity;
-import dev.berth.driver.cgroup.CgroupLimits;
-import dev.berth.driver.cgroup.CgroupManager;
-import dev.berth.driver.cgroup.CgroupMounts;
-import dev.berth.driver.cgroup.TaskCgroup;
+import dev.berth.host.cgroup.CgroupLimits;
+import dev.berth.host.cgroup.CgroupManager;
+import dev.berth.host.cgroup.CgroupMounts;
+import dev.berth.host.cgroup.TaskCgroup;
 
 /**
  * Cost of sampling one task versus reading the same kernel files raw (open, read to EOF into a byte[], close; no
@@ -59,8 +59,8 @@ public class TaskSampleBenchmark {
         Clock clock = Clock.systemUTC();
         TaskStatsReaders readers = new TaskStatsReaders(Path.of("/proc"), clock);
         TaskStatsTarget cgroupTarget = new TaskStatsTarget("bench", "t", "j", "g", "default", cgroup.version(), cgroup.dirs(), 0, 0);
-        TaskStatsTarget procTarget = new TaskStatsTarget("bench", "p", "j", "g", "default", dev.berth.driver.cgroup.CgroupVersion.NONE,
-                Map.of(), sleep.pid(), dev.berth.driver.ProcStat.read(sleep.pid()).orElseThrow().startTicks());
+        TaskStatsTarget procTarget = new TaskStatsTarget("bench", "p", "j", "g", "default", dev.berth.host.cgroup.CgroupVersion.NONE,
+                Map.of(), sleep.pid(), dev.berth.host.ProcStat.read(sleep.pid()).orElseThrow().startTicks());
         TaskCpuCapacity capacity = new TaskCpuCapacity(2000, 2);
         cgroupSampler = new TaskSampler(cgroupTarget, readers.apply(cgroupTarget), capacity, clock);
         procSampler = new TaskSampler(procTarget, readers.apply(procTarget), capacity, clock);

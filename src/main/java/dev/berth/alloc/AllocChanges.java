@@ -9,6 +9,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 import java.util.function.Consumer;
 
+import dev.berth.alloc.store.AllocDocument;
 import dev.berth.events.ChangeFeed;
 import dev.berth.events.IndexStore;
 import dev.berth.events.NodeIndex;

@@ -6,20 +6,6 @@ public final class AllocExceptions {
     private AllocExceptions() {
     }
 
-    /** The alloc does not fit the node (CPU, memory, a reserved port) or conflicts with its state: 409. */
-    public static class AdmissionException extends Exception {
-        private final String resource;
-
-        public AdmissionException(String resource, String message) {
-            super(message);
-            this.resource = resource;
-        }
-
-        public String resource() {
-            return resource;
-        }
-    }
-
     /** No such allocation: 404 ({@code Unknown allocation "<id>"}). */
     public static class UnknownAllocException extends Exception {
         public UnknownAllocException(String id) {

@@ -16,16 +16,27 @@ import java.util.concurrent.Executors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import dev.berth.alloc.AllocExceptions.AdmissionException;
+import dev.berth.alloc.store.AllocDocument;
 import dev.berth.alloc.AllocExceptions.BadRequestException;
 import dev.berth.alloc.AllocExceptions.ConflictException;
 import dev.berth.alloc.AllocExceptions.UnknownAllocException;
 import dev.berth.alloc.AllocExceptions.UnknownTaskException;
+import dev.berth.alloc.admission.AdmissionException;
+import dev.berth.alloc.admission.DeviceAdmission;
+import dev.berth.alloc.admission.NodeCapacity;
+import dev.berth.alloc.admission.PortAllocator;
+import dev.berth.alloc.admission.ResourceAssignment;
+import dev.berth.alloc.admission.UpdateAdmission;
+import dev.berth.alloc.runner.AllocRunner;
+import dev.berth.alloc.runner.AllocRunnerContext;
 import dev.berth.alloc.spec.AllocSpecs;
 import dev.berth.alloc.spec.AllocationSpec;
 import dev.berth.alloc.spec.SpecValidationException;
 import dev.berth.alloc.spec.TaskGroupSpec;
 import dev.berth.alloc.spec.TaskSpec;
+import dev.berth.alloc.store.AllocRecord;
+import dev.berth.alloc.store.AllocStateStore;
+import dev.berth.alloc.store.ClientStatus;
 import dev.berth.alloc.task.TaskRunner;
 import dev.berth.alloc.task.TaskState;
 import dev.berth.device.AllocatedDevice;
@@ -33,9 +44,9 @@ import dev.berth.device.DeviceAllocator;
 import dev.berth.driver.DriverException;
 import dev.berth.driver.DriverManager;
 import dev.berth.driver.HealthState;
-import dev.berth.driver.Signals;
 import dev.berth.driver.TaskConfigValidationException;
 import dev.berth.driver.TaskDriver;
+import dev.berth.host.Signals;
 
 /**
  * The allocation service: validation, admission (CPU, memory, ports, devices), latest-wins submission, the runner registry and the
@@ -285,6 +296,11 @@ public class AllocManager {
         AllocChanges.Entry entry = changes.entry(r.id()).orElse(null);
         return entry == null ? new AllocView(r.record(), r.taskStates())
                 : new AllocView(r.record(), r.taskStates(), entry.document(), entry.modifyIndex(), entry.modifyTimeNs());
+    }
+
+    /** The runner of a known allocation, if any (device health acts on its tasks). */
+    public Optional<AllocRunner> runnerOf(String id) {
+        return Optional.ofNullable(runners.get(id));
     }
 
     private AllocRunner runner(String id) throws UnknownAllocException {

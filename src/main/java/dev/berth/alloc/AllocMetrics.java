@@ -11,6 +11,9 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
 
+import dev.berth.alloc.admission.NodeCapacity;
+import dev.berth.alloc.runner.AllocRunner;
+import dev.berth.alloc.store.ClientStatus;
 import dev.berth.alloc.task.TaskState;
 import dev.berth.config.BerthMetric;
 import dev.berth.config.BerthMetrics;

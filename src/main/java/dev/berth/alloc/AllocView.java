@@ -2,6 +2,8 @@ package dev.berth.alloc;
 
 import java.util.Map;
 
+import dev.berth.alloc.store.AllocDocument;
+import dev.berth.alloc.store.AllocRecord;
 import dev.berth.alloc.task.TaskState;
 
 /**

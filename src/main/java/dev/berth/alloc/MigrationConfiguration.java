@@ -9,17 +9,19 @@ import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
+import dev.berth.alloc.hooks.MigrateHook;
+import dev.berth.alloc.hooks.PrevAllocWatcher;
 import dev.berth.config.BerthMetric;
 import dev.berth.config.BerthMetrics;
 import dev.berth.config.MetricScope;
 
 /** Wires the previous-alloc watcher and migrate hook, and their {@code allocations.blocked/migrating} gauges. */
 @Configuration(proxyBeanMethods = false)
-class MigrationConfiguration {
+public class MigrationConfiguration {
 
-    static final BerthMetric BLOCKED = BerthMetric.of("berth.client.allocations.blocked", "nomad.client.allocations.blocked",
+    public static final BerthMetric BLOCKED = BerthMetric.of("berth.client.allocations.blocked", "nomad.client.allocations.blocked",
             "Allocations waiting for their previous allocation to terminate");
-    static final BerthMetric MIGRATING = BerthMetric.of("berth.client.allocations.migrating", "nomad.client.allocations.migrating",
+    public static final BerthMetric MIGRATING = BerthMetric.of("berth.client.allocations.migrating", "nomad.client.allocations.migrating",
             "Allocations moving their previous allocation's data");
 
     /** Looks runners up lazily: the manager's own hook list contains the migrate hook. */

@@ -8,11 +8,11 @@ import org.springframework.http.converter.HttpMessageNotReadableException;
 import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.RestControllerAdvice;
 
-import dev.berth.alloc.AllocExceptions.AdmissionException;
 import dev.berth.alloc.AllocExceptions.BadRequestException;
 import dev.berth.alloc.AllocExceptions.ConflictException;
 import dev.berth.alloc.AllocExceptions.UnknownAllocException;
 import dev.berth.alloc.AllocExceptions.UnknownTaskException;
+import dev.berth.alloc.admission.AdmissionException;
 import dev.berth.alloc.spec.SpecValidationException;
 
 /** Maps the alloc service's exception types to RFC 9457 problem details with Nomad's error text in {@code detail}. */

@@ -10,9 +10,9 @@ import org.springframework.stereotype.Component;
 import tools.jackson.core.type.TypeReference;
 import tools.jackson.databind.json.JsonMapper;
 
-import dev.berth.alloc.AllocDocument;
+import dev.berth.alloc.store.AllocDocument;
 import dev.berth.alloc.AllocView;
-import dev.berth.alloc.ClientStatus;
+import dev.berth.alloc.store.ClientStatus;
 import dev.berth.fingerprint.Node;
 import dev.berth.fingerprint.NodeRegistry;
 

@@ -16,7 +16,7 @@ import org.springframework.web.bind.annotation.RequestMethod;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
-import dev.berth.alloc.AllocExceptions.AdmissionException;
+import dev.berth.alloc.admission.AdmissionException;
 import dev.berth.alloc.AllocExceptions.UnknownAllocException;
 import dev.berth.alloc.AllocManager;
 import dev.berth.alloc.AllocView;

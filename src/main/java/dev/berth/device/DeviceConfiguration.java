@@ -1,22 +1,18 @@
 package dev.berth.device;
 
-import java.time.Clock;
 import java.util.List;
 
 import dev.berth.config.BerthMetrics;
 import dev.berth.config.BerthProperties;
 import dev.berth.config.Sleeper;
-import dev.berth.device.example.ExampleDevicePlugin;
-import dev.berth.device.nvidia.NvidiaDevicePlugin;
 
 import org.slf4j.LoggerFactory;
 
 import org.springframework.beans.factory.ObjectProvider;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
-/** Wires the device manager and the built-in plugins (each off unless enabled). */
+/** Wires the device manager, reservations and device metrics; each plugin package wires its own plugin. */
 @Configuration(proxyBeanMethods = false)
 class DeviceConfiguration {
 
@@ -54,15 +50,22 @@ class DeviceConfiguration {
     }
 
     @Bean
-    @ConditionalOnProperty(name = "berth.devices.example.enabled", havingValue = "true")
-    ExampleDevicePlugin exampleDevicePlugin(DeviceProperties properties, Clock clock) {
-        return new ExampleDevicePlugin(properties.example(), Sleeper.system(), clock);
+    DeviceUsage deviceUsage(DeviceStatsIndex index, DeviceAllocator allocator, ObjectProvider<ProcessOwners> owners,
+            ObjectProvider<ForeignProcessListener> foreignListeners) {
+        // resolved per call: the owners and listeners live in features that depend on this package
+        ProcessOwners lazyOwners = (pids, allocIds) -> owners.getIfAvailable(() -> ProcessOwners.NONE).owners(pids, allocIds);
+        ForeignProcessListener lazyListener = (id, group, process, holder) -> foreignListeners.orderedStream()
+                .forEach((listener) -> listener.foreignProcess(id, group, process, holder));
+        return new DeviceUsage(index, allocator, lazyOwners, List.of(lazyListener));
     }
 
     @Bean
-    @ConditionalOnProperty(name = "berth.devices.nvidia.enabled", havingValue = "true")
-    NvidiaDevicePlugin nvidiaDevicePlugin(DeviceProperties properties, Clock clock) {
-        return new NvidiaDevicePlugin(properties.nvidia().smiPath(), properties.nvidia().fingerprintPeriod(),
-                properties.callTimeout(), properties.nvidia().ignoredGpuIds(), Sleeper.system(), clock);
+    DeviceStatsView deviceStatsView(DeviceAllocator allocator, DeviceUsage usage, DeviceManager manager) {
+        return new DeviceStatsView(allocator, usage, manager);
+    }
+
+    @Bean
+    DeviceUsageMetrics deviceUsageMetrics(BerthMetrics metrics, DeviceUsage usage, BerthProperties berth) {
+        return new DeviceUsageMetrics(metrics, usage, berth.telemetry().allocationLabels());
     }
 }

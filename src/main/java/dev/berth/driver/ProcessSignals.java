@@ -4,6 +4,8 @@ import com.sun.jna.LastErrorException;
 import com.sun.jna.Library;
 import com.sun.jna.Native;
 
+import dev.berth.host.Signals;
+
 /**
  * Sends signals with {@code kill(2)} through JNA: to one process or, with a negative id, to a whole process group.
  * Java's {@link ProcessHandle#destroy()} can only send SIGTERM/SIGKILL to one process, never to a group.

@@ -14,10 +14,10 @@ import org.springframework.transaction.support.TransactionTemplate;
 
 import tools.jackson.databind.json.JsonMapper;
 
-import dev.berth.alloc.AllocDocument;
-import dev.berth.alloc.AllocRecord;
-import dev.berth.alloc.AllocStateStore;
-import dev.berth.alloc.TaskLocalState;
+import dev.berth.alloc.store.AllocDocument;
+import dev.berth.alloc.store.AllocRecord;
+import dev.berth.alloc.store.AllocStateStore;
+import dev.berth.alloc.task.TaskLocalState;
 import dev.berth.alloc.spec.AllocationSpec;
 import dev.berth.alloc.task.TaskState;
 

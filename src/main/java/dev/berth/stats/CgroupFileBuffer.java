@@ -3,6 +3,8 @@ package dev.berth.stats;
 import java.io.FileInputStream;
 import java.io.FileNotFoundException;
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
@@ -14,6 +16,7 @@ final class CgroupFileBuffer {
 
     private byte[] buf = new byte[4096];
     private int len;
+    private ByteBuffer window;
 
     /** Reads the file; false when it does not exist (or vanished with its cgroup/process). */
     boolean load(String path) throws IOException {
@@ -29,6 +32,30 @@ final class CgroupFileBuffer {
             return true;
         } catch (FileNotFoundException gone) {
             return false;
+        }
+    }
+
+    /**
+     * Reads a kept-open kernel file from offset 0 ({@code pread}); a read shorter than the room left is the end of a
+     * seq file, so a sample costs one system call per file.
+     */
+    boolean pread(FileChannel channel) throws IOException {
+        len = 0;
+        while (true) {
+            if (window == null || window.array() != buf) {
+                window = ByteBuffer.wrap(buf);
+            }
+            window.limit(buf.length).position(len);
+            int room = buf.length - len;
+            int n = channel.read(window, len);
+            if (n <= 0) {
+                return true;
+            }
+            len += n;
+            if (n < room) {
+                return true;
+            }
+            buf = Arrays.copyOf(buf, buf.length * 2);
         }
     }
 

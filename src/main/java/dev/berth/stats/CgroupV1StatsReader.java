@@ -31,15 +31,15 @@ final class CgroupV1StatsReader implements TaskStatsReader {
 
     private final CgroupFileBuffer buffer = new CgroupFileBuffer();
     private final long[] values = new long[MEMORY_STAT.length];
-    private final String usage;
-    private final String maxUsage;
-    private final String memoryStat;
-    private final String memswUsage;
-    private final String kmemUsage;
-    private final String kmemMaxUsage;
-    private final String cpuacctUsage;
-    private final String cpuacctStat;
-    private final String cpuStat;
+    private final KernelFile usage;
+    private final KernelFile maxUsage;
+    private final KernelFile memoryStat;
+    private final KernelFile memswUsage;
+    private final KernelFile kmemUsage;
+    private final KernelFile kmemMaxUsage;
+    private final KernelFile cpuacctUsage;
+    private final KernelFile cpuacctStat;
+    private final KernelFile cpuStat;
 
     CgroupV1StatsReader(Map<String, Path> dirs) {
         Path memory = dirs.get("memory");
@@ -58,14 +58,14 @@ final class CgroupV1StatsReader implements TaskStatsReader {
     }
 
     @Override
-    public TaskRawSample read() throws IOException {
+    public synchronized TaskRawSample read() throws IOException {
         TaskMemoryStats.Builder memory = new TaskMemoryStats.Builder();
         readSingle(usage, memory, USAGE);
         readSingle(maxUsage, memory, MAX_USAGE);
         readSingle(memswUsage, memory, SWAP);
         readSingle(kmemUsage, memory, KERNEL_USAGE);
         readSingle(kmemMaxUsage, memory, KERNEL_MAX_USAGE);
-        if (memoryStat != null && buffer.load(memoryStat)) {
+        if (memoryStat != null && load(memoryStat)) {
             long found = buffer.scan(MEMORY_STAT, values);
             pick(memory, RSS, found, 0, 4);
             pick(memory, CACHE, found, 1, 5);
@@ -82,11 +82,11 @@ final class CgroupV1StatsReader implements TaskStatsReader {
         long systemNs = 0;
         long throttledPeriods = 0;
         long throttledNs = 0;
-        if (cpuacctUsage != null && buffer.load(cpuacctUsage) && buffer.firstLong() >= 0) {
+        if (cpuacctUsage != null && load(cpuacctUsage) && buffer.firstLong() >= 0) {
             totalNs = buffer.firstLong();
             cpuFields.add(TaskCpuField.PERCENT);
         }
-        if (cpuacctStat != null && buffer.load(cpuacctStat)) {
+        if (cpuacctStat != null && load(cpuacctStat)) {
             long found = buffer.scan(CPUACCT_STAT, values);
             if ((found & 1) != 0) {
                 userNs = values[0] * NANOS_PER_USER_HZ_TICK;
@@ -97,7 +97,7 @@ final class CgroupV1StatsReader implements TaskStatsReader {
                 cpuFields.add(TaskCpuField.SYSTEM_MODE);
             }
         }
-        if (cpuStat != null && buffer.load(cpuStat)) {
+        if (cpuStat != null && load(cpuStat)) {
             long found = buffer.scan(CPU_STAT, values);
             if ((found & 1) != 0) {
                 throttledPeriods = values[0];
@@ -112,8 +112,8 @@ final class CgroupV1StatsReader implements TaskStatsReader {
                 Map.of());
     }
 
-    private void readSingle(String path, TaskMemoryStats.Builder memory, TaskMemoryField field) throws IOException {
-        if (path != null && buffer.load(path)) {
+    private void readSingle(KernelFile path, TaskMemoryStats.Builder memory, TaskMemoryField field) throws IOException {
+        if (path != null && load(path)) {
             long value = buffer.firstLong();
             if (value >= 0) {
                 memory.set(field, value);
@@ -129,11 +129,26 @@ final class CgroupV1StatsReader implements TaskStatsReader {
         }
     }
 
-    private static String file(Path dir, String name) {
-        return dir == null ? null : dir.resolve(name).toString();
+    private boolean load(KernelFile file) throws IOException {
+        return file.readInto(buffer);
     }
 
-    private static String existing(Path dir, String name) {
-        return dir != null && Files.exists(dir.resolve(name)) ? dir.resolve(name).toString() : null;
+    /** Closes the task's kept-open cgroup files (the task stopped or its stats are no longer wanted). */
+    @Override
+    public synchronized void close() {
+        for (KernelFile file : new KernelFile[] {usage, maxUsage, memoryStat, memswUsage, kmemUsage, kmemMaxUsage,
+                cpuacctUsage, cpuacctStat, cpuStat}) {
+            if (file != null) {
+                file.close();
+            }
+        }
+    }
+
+    private static KernelFile file(Path dir, String name) {
+        return dir == null ? null : new KernelFile(dir.resolve(name));
+    }
+
+    private static KernelFile existing(Path dir, String name) {
+        return dir != null && Files.exists(dir.resolve(name)) ? new KernelFile(dir.resolve(name)) : null;
     }
 }

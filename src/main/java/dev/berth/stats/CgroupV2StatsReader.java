@@ -29,33 +29,33 @@ final class CgroupV2StatsReader implements TaskStatsReader {
 
     private final CgroupFileBuffer buffer = new CgroupFileBuffer();
     private final long[] values = new long[CPU_STAT.length];
-    private final String current;
-    private final String peak;
-    private final String memoryStat;
-    private final String swapCurrent;
-    private final String cpuStat;
+    private final KernelFile current;
+    private final KernelFile peak;
+    private final KernelFile memoryStat;
+    private final KernelFile swapCurrent;
+    private final KernelFile cpuStat;
 
     CgroupV2StatsReader(Path dir) {
-        current = dir.resolve("memory.current").toString();
-        peak = Files.exists(dir.resolve("memory.peak")) ? dir.resolve("memory.peak").toString() : null;
-        memoryStat = dir.resolve("memory.stat").toString();
-        swapCurrent = Files.exists(dir.resolve("memory.swap.current")) ? dir.resolve("memory.swap.current").toString() : null;
-        cpuStat = dir.resolve("cpu.stat").toString();
+        current = new KernelFile(dir.resolve("memory.current"));
+        peak = Files.exists(dir.resolve("memory.peak")) ? new KernelFile(dir.resolve("memory.peak")) : null;
+        memoryStat = new KernelFile(dir.resolve("memory.stat"));
+        swapCurrent = Files.exists(dir.resolve("memory.swap.current")) ? new KernelFile(dir.resolve("memory.swap.current")) : null;
+        cpuStat = new KernelFile(dir.resolve("cpu.stat"));
     }
 
     @Override
-    public TaskRawSample read() throws IOException {
+    public synchronized TaskRawSample read() throws IOException {
         TaskMemoryStats.Builder memory = new TaskMemoryStats.Builder();
-        if (buffer.load(current) && buffer.firstLong() >= 0) {
+        if (load(current) && buffer.firstLong() >= 0) {
             memory.set(USAGE, buffer.firstLong());
         }
-        if (peak != null && buffer.load(peak) && buffer.firstLong() >= 0) {
+        if (peak != null && load(peak) && buffer.firstLong() >= 0) {
             memory.set(MAX_USAGE, buffer.firstLong());
         }
-        if (swapCurrent != null && buffer.load(swapCurrent) && buffer.firstLong() >= 0 && memory.has(USAGE)) {
+        if (swapCurrent != null && load(swapCurrent) && buffer.firstLong() >= 0 && memory.has(USAGE)) {
             memory.set(SWAP, buffer.firstLong() + memory.get(USAGE));
         }
-        if (buffer.load(memoryStat)) {
+        if (load(memoryStat)) {
             long found = buffer.scan(MEMORY_STAT, values);
             if ((found & 1) != 0) {
                 memory.set(RSS, values[0]);
@@ -70,7 +70,7 @@ final class CgroupV2StatsReader implements TaskStatsReader {
 
         EnumSet<TaskCpuField> cpuFields = EnumSet.noneOf(TaskCpuField.class);
         long[] cpu = new long[CPU_STAT.length];
-        if (buffer.load(cpuStat)) {
+        if (load(cpuStat)) {
             long found = buffer.scan(CPU_STAT, values);
             for (int i = 0; i < CPU_STAT.length; i++) {
                 if ((found & (1L << i)) != 0) {
@@ -80,5 +80,19 @@ final class CgroupV2StatsReader implements TaskStatsReader {
             }
         }
         return new TaskRawSample(memory.build(), new TaskCpuTimes(cpu[0], cpu[1], cpu[2], cpu[3], cpu[4], cpuFields), Map.of());
+    }
+
+    private boolean load(KernelFile file) throws IOException {
+        return file.readInto(buffer);
+    }
+
+    /** Closes the task's kept-open cgroup files. */
+    @Override
+    public synchronized void close() {
+        for (KernelFile file : new KernelFile[] {current, peak, memoryStat, swapCurrent, cpuStat}) {
+            if (file != null) {
+                file.close();
+            }
+        }
     }
 }

@@ -7,7 +7,8 @@ import java.util.List;
  * Where {@link HostStatsCollector} reads the host from. The production implementation is
  * {@link OshiHostStatsSource}; tests script it to drive the collector exactly.
  *
- * <p>Contract: every method reads the operating system now (no caching beyond the OS library's own), may be slow
+ * <p>Contract: every method reads the operating system now (the one exception: the list of partitions is enumerated
+ * again only when the mount table changed; their usage is read every time), may be slow
  * (milliseconds) and may throw; the collector calls them only from its tick, never from a request or a scrape.
  */
 public interface HostStatsSource {

@@ -9,6 +9,9 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 
+import com.sun.jna.Platform;
+import com.sun.jna.platform.linux.LibC;
+
 import oshi.SystemInfo;
 import oshi.hardware.CentralProcessor;
 import oshi.hardware.GlobalMemory;
@@ -20,7 +23,9 @@ import dev.berth.config.CpuClock;
 /**
  * Reads the host through one shared OSHI {@link SystemInfo}, plus {@code /proc/meminfo} and {@code /proc/filesystems}
  * where OSHI does not expose what Nomad (gopsutil) reports: {@code MemFree}/{@code Buffers}/{@code Cached} for
- * {@code Used}/{@code Free}, and which file system types are backed by a device.
+ * {@code Used}/{@code Free}, and which file system types are backed by a device. Partitions are enumerated only when
+ * the mount table changes ({@link MountTableWatch}); a tick costs one {@code statvfs} per reported partition plus one
+ * for the alloc dir, whatever the number of task mounts.
  */
 public final class OshiHostStatsSource implements HostStatsSource {
 
@@ -30,9 +35,9 @@ public final class OshiHostStatsSource implements HostStatsSource {
     private final Path meminfo;
     private final Set<String> deviceFileSystems;
     private volatile double totalComputeMhz = -1;
-    /** The stores {@link #disks()} enumerated last; {@link #usage} takes inode counts from them (same tick) instead
-     *  of enumerating every mount a second time. */
-    private volatile List<OSFileStore> lastStores;
+    private final MountTableWatch mountTable;
+    /** The partitions {@link #disks()} reports, as of the last mount-table change; null before the first tick. */
+    private volatile List<Partition> partitions;
 
     public OshiHostStatsSource(SystemInfo systemInfo) {
         this(systemInfo, Path.of("/proc/meminfo"), Path.of("/proc/filesystems"));
@@ -44,6 +49,7 @@ public final class OshiHostStatsSource implements HostStatsSource {
         this.os = systemInfo.getOperatingSystem();
         this.meminfo = meminfo;
         this.deviceFileSystems = readDeviceFileSystems(filesystems);
+        this.mountTable = MountTableWatch.open(Path.of("/proc/self/mounts"));
     }
 
     @Override
@@ -77,27 +83,44 @@ public final class OshiHostStatsSource implements HostStatsSource {
     @Override
     public List<DiskReading> disks() {
         List<DiskReading> readings = new ArrayList<>();
-        List<OSFileStore> stores = os.getFileSystem().getFileStores(true);
-        lastStores = stores;
-        for (OSFileStore store : stores) {
-            String device = store.getVolume();
-            // gopsutil Partitions(all=false): only file systems backed by a device (not "nodev" in /proc/filesystems).
-            if (device == null || device.equals("none") || !isDeviceBacked(store.getType())) {
-                continue;
-            }
+        for (Partition partition : partitions()) {
             try {
-                long total = store.getTotalSpace();
-                if (total <= 0) {
-                    readings.add(new DiskReading.Failed(store.getMount(), "statfs reported no size"));
-                    continue;
+                Space space = statfs(partition.mount());
+                if (space == null) {
+                    readings.add(new DiskReading.Failed(partition.mount(), "statfs failed"));
+                } else if (space.total() <= 0) {
+                    readings.add(new DiskReading.Failed(partition.mount(), "statfs reported no size"));
+                } else {
+                    readings.add(new DiskReading.Ok(HostDiskStats.of(partition.device(), partition.mount(), space.total(),
+                            space.free(), space.usable(), space.totalInodes(), space.freeInodes())));
                 }
-                readings.add(new DiskReading.Ok(HostDiskStats.of(device, store.getMount(), total, store.getFreeSpace(),
-                        store.getUsableSpace(), store.getTotalInodes(), store.getFreeInodes())));
             } catch (RuntimeException e) {
-                readings.add(new DiskReading.Failed(store.getMount(), e.toString()));
+                readings.add(new DiskReading.Failed(partition.mount(), e.toString()));
             }
         }
         return readings;
+    }
+
+    /**
+     * The device-backed partitions, enumerated through OSHI (every mount, a {@code statvfs} each) only when the mount
+     * table changed since the last tick: tasks add and remove tmpfs mounts, and a host with a thousand running tasks has
+     * two thousand of them, none of which is reported.
+     */
+    private List<Partition> partitions() {
+        List<Partition> known = partitions;
+        if (known != null && !mountTable.changed()) {
+            return known;
+        }
+        List<Partition> found = new ArrayList<>();
+        for (OSFileStore store : os.getFileSystem().getFileStores(true)) {
+            String device = store.getVolume();
+            // gopsutil Partitions(all=false): only file systems backed by a device (not "nodev" in /proc/filesystems).
+            if (device != null && !device.equals("none") && isDeviceBacked(store.getType())) {
+                found.add(new Partition(device, store.getMount()));
+            }
+        }
+        partitions = List.copyOf(found);
+        return partitions;
     }
 
     @Override
@@ -109,24 +132,14 @@ public final class OshiHostStatsSource implements HostStatsSource {
         if (existing == null) {
             throw new IOException("no existing ancestor of " + dir);
         }
+        // statvfs of the directory describes the file system holding it: space and inodes in one call
+        Space space = statfs(existing.toString());
+        if (space != null) {
+            return HostDiskStats.of("", "", space.total(), space.free(), space.usable(), space.totalInodes(),
+                    space.freeInodes());
+        }
         FileStore store = Files.getFileStore(existing);
-        long totalInodes = 0;
-        long freeInodes = 0;
-        String real = existing.toRealPath().toString();
-        OSFileStore best = null;
-        List<OSFileStore> stores = lastStores;
-        for (OSFileStore candidate : stores != null ? stores : os.getFileSystem().getFileStores(true)) {
-            String mount = candidate.getMount();
-            if (isUnder(real, mount) && (best == null || mount.length() > best.getMount().length())) {
-                best = candidate;
-            }
-        }
-        if (best != null) {
-            totalInodes = best.getTotalInodes();
-            freeInodes = best.getFreeInodes();
-        }
-        return HostDiskStats.of("", "", store.getTotalSpace(), store.getUnallocatedSpace(), store.getUsableSpace(),
-                totalInodes, freeInodes);
+        return HostDiskStats.of("", "", store.getTotalSpace(), store.getUnallocatedSpace(), store.getUsableSpace(), 0, 0);
     }
 
     @Override
@@ -134,15 +147,32 @@ public final class OshiHostStatsSource implements HostStatsSource {
         return os.getSystemUptime();
     }
 
-    boolean isDeviceBacked(String type) {
-        return deviceFileSystems.isEmpty() || deviceFileSystems.contains(type);
+    /** {@code statvfs(2)} of {@code path}, computed as OSHI does; null when it fails or libc is not reachable. */
+    private static Space statfs(String path) {
+        if (!Platform.isLinux()) {
+            return null;
+        }
+        try {
+            LibC.Statvfs vfs = new LibC.Statvfs();
+            if (LibC.INSTANCE.statvfs(path, vfs) != 0) {
+                return null;
+            }
+            long fragment = vfs.f_frsize.longValue();
+            return new Space(vfs.f_blocks.longValue() * fragment, vfs.f_bfree.longValue() * fragment,
+                    vfs.f_bavail.longValue() * fragment, vfs.f_files.longValue(), vfs.f_ffree.longValue());
+        } catch (LinkageError | RuntimeException unavailable) {
+            return null;
+        }
     }
 
-    private static boolean isUnder(String path, String mount) {
-        if (mount == null || mount.isEmpty()) {
-            return false;
-        }
-        return mount.equals("/") || path.equals(mount) || path.startsWith(mount.endsWith("/") ? mount : mount + "/");
+    private record Partition(String device, String mount) {
+    }
+
+    private record Space(long total, long free, long usable, long totalInodes, long freeInodes) {
+    }
+
+    boolean isDeviceBacked(String type) {
+        return deviceFileSystems.isEmpty() || deviceFileSystems.contains(type);
     }
 
     /** Types listed in /proc/filesystems without "nodev"; empty (meaning: accept all) when unreadable. */

@@ -31,6 +31,11 @@ final class TaskSampler {
         return target;
     }
 
+    /** Releases the reader's kept-open files; the task is no longer sampled. */
+    void close() {
+        reader.close();
+    }
+
     TaskStatsSnapshot sample() throws IOException {
         TaskRawSample raw = reader.read();
         Instant at = clock.instant();

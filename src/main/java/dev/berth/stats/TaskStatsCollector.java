@@ -76,13 +76,20 @@ public class TaskStatsCollector implements SmartLifecycle {
         if (!enabled) {
             return;
         }
-        entries.put(target.key(), new Entry(new TaskSampler(target, readers.apply(target), capacity, clock)));
+        Entry replaced = entries.put(target.key(), new Entry(new TaskSampler(target, readers.apply(target), capacity, clock)));
+        if (replaced != null) {
+            replaced.retire();
+        }
     }
 
     /** Stops sampling (exited/stop) and drops the task's snapshot at once, so its metric series disappear. */
     public void unregister(String allocId, String task) {
         TaskKey key = new TaskKey(allocId, task);
-        if (entries.remove(key) != null | latest.remove(key) != null) {
+        Entry removed = entries.remove(key);
+        if (removed != null) {
+            removed.retire();
+        }
+        if (removed != null | latest.remove(key) != null) {
             publish();
         }
     }
@@ -148,6 +155,9 @@ public class TaskStatsCollector implements SmartLifecycle {
         } finally {
             entry.started = false;
             entry.reading.set(false);
+            if (entries.get(key) != entry) {
+                entry.retire(); // unregistered or replaced while reading: its reader's files are not needed any more
+            }
         }
     }
 
@@ -221,6 +231,16 @@ public class TaskStatsCollector implements SmartLifecycle {
 
         Entry(TaskSampler sampler) {
             this.sampler = sampler;
+        }
+
+        /**
+         * Closes the reader's files unless a read is running (a stuck read must not block the caller): then the read's
+         * own end retires it. Claiming {@link #reading} for good also keeps any later tick from reading it.
+         */
+        void retire() {
+            if (reading.compareAndSet(false, true)) {
+                sampler.close();
+            }
         }
     }
 }

@@ -15,4 +15,9 @@ public interface TaskStatsReader {
      * @throws IOException when a file exists but cannot be read
      */
     TaskRawSample read() throws IOException;
+
+    /** Releases what the reader keeps open between samples (cgroup file descriptors); reading afterwards finds nothing.
+     *  Called once the task is no longer sampled. */
+    default void close() {
+    }
 }

@@ -4,7 +4,7 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.util.function.Function;
 
-import dev.berth.driver.cgroup.TaskCgroup;
+import dev.berth.host.cgroup.TaskCgroup;
 
 /** Picks the reader for a task: its v1 or v2 cgroup when it has one, else its /proc process tree. */
 final class TaskStatsReaders implements Function<TaskStatsTarget, TaskStatsReader> {

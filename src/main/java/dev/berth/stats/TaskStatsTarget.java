@@ -5,9 +5,9 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 
-import dev.berth.driver.cgroup.CgroupManager;
-import dev.berth.driver.cgroup.CgroupVersion;
-import dev.berth.driver.cgroup.TaskCgroup;
+import dev.berth.host.cgroup.CgroupManager;
+import dev.berth.host.cgroup.CgroupVersion;
+import dev.berth.host.cgroup.TaskCgroup;
 
 /**
  * A running task the collector samples: its identity (the metric labels) and where its usage can be read — its

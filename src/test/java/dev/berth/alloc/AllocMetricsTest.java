@@ -9,6 +9,10 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import dev.berth.alloc.admission.NodeCapacity;
+import dev.berth.alloc.runner.AllocRunner;
+import dev.berth.alloc.runner.RunnerHarness;
+import dev.berth.alloc.store.ClientStatus;
 import dev.berth.config.BerthMetrics;
 import dev.berth.config.MetricsNaming;
 

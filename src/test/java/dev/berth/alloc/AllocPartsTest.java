@@ -12,13 +12,17 @@ import java.util.random.RandomGenerator;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import dev.berth.alloc.AllocExceptions.AdmissionException;
+import dev.berth.alloc.admission.AdmissionException;
+import dev.berth.alloc.admission.PortAllocator;
+import dev.berth.alloc.fs.AllocDir;
+import dev.berth.alloc.runner.RunnerHarness;
 import dev.berth.alloc.spec.AllocSpecs;
 import dev.berth.alloc.spec.AllocationSpec;
 import dev.berth.alloc.spec.NetworkSpec;
 import dev.berth.alloc.spec.RestartPolicySpec;
 import dev.berth.alloc.spec.SpecValidationException;
 import dev.berth.alloc.spec.TaskSpec;
+import dev.berth.alloc.store.ClientStatus;
 import dev.berth.alloc.task.TaskEvent;
 import dev.berth.alloc.task.TaskState;
 import dev.berth.driver.ExitResult;

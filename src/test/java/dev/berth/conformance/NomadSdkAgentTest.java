@@ -75,8 +75,9 @@ class NomadSdkAgentTest {
     @Test
     void nodesListWithTheReadyPredicate() throws Exception {
         String id = nodeId;
+        String name = nomad.getNodesApi().info(id).getValue().getName();
         ServerQueryResponse<List<NodeListStub>> r = nomad.getNodesApi().list(QueryOptions.pollRepeatedlyUntil(
-                NomadPredicates.responseValue(NomadPredicates.clientNodeIsReady(id)), WaitStrategy.waitForSeconds(30)));
+                NomadPredicates.responseValue(NomadPredicates.clientNodeIsReady(name)), WaitStrategy.waitForSeconds(30)));
         NodeListStub stub = r.getValue().getFirst();
         assertThat(stub.getId()).isEqualTo(id);
         assertThat(stub.getStatus()).isEqualTo("ready");

@@ -210,9 +210,13 @@ class NomadSdkAllocationsTest {
     @Test
     void clientStatsOfAnAllocation() throws Exception {
         String id = running();
-        var usage = client().stats(id).getValue();
-        assertThat(usage.getTasks()).containsKey("main");
-        assertThat(usage.getResourceUsage().getMemoryStats()).isNotNull();
+        ClientApi c = client();
+        // the collector samples every second: the first sample of a task that just started may not be there yet
+        await().atMost(java.time.Duration.ofSeconds(30)).untilAsserted(() -> {
+            var usage = c.stats(id).getValue();
+            assertThat(usage.getTasks()).containsKey("main");
+            assertThat(usage.getTasks().get("main").getResourceUsage().getMemoryStats().getRss()).isPositive();
+        });
     }
 
     @Test

@@ -9,6 +9,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 import dev.berth.driver.ConfigSchema.Type;
+import dev.berth.host.Signals;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -38,16 +39,16 @@ class ConfigHelpersTest {
 
     @Test
     void signalTableKnowsLinuxNamesWithOrWithoutPrefix() throws DriverException {
-        assertThat(Signals.parse("SIGTERM")).isEqualTo(15);
-        assertThat(Signals.parse("TERM")).isEqualTo(15);
-        assertThat(Signals.parse("sigusr2")).isEqualTo(12);
-        assertThat(Signals.parse("SIGIOT")).isEqualTo(6);
+        assertThat(DriverSignals.parse("SIGTERM")).isEqualTo(15);
+        assertThat(DriverSignals.parse("TERM")).isEqualTo(15);
+        assertThat(DriverSignals.parse("sigusr2")).isEqualTo(12);
+        assertThat(DriverSignals.parse("SIGIOT")).isEqualTo(6);
         assertThat(Signals.name(6)).isEqualTo("SIGABRT");
         assertThat(Signals.name(64)).isEqualTo("SIG64");
         assertThat(Signals.all()).hasSize(35).containsEntry("SIGSYS", 31).containsEntry("SIGWINCH", 28);
-        assertThatExceptionOfType(DriverException.class).isThrownBy(() -> Signals.parse("SIGFOO"))
+        assertThatExceptionOfType(DriverException.class).isThrownBy(() -> DriverSignals.parse("SIGFOO"))
                 .withMessage("unknown signal \"SIGFOO\"");
-        assertThatExceptionOfType(DriverException.class).isThrownBy(() -> Signals.parse(""));
+        assertThatExceptionOfType(DriverException.class).isThrownBy(() -> DriverSignals.parse(""));
     }
 
     private final ConfigSchema schema = ConfigSchema.builder()

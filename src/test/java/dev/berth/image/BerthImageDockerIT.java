@@ -49,9 +49,13 @@ class BerthImageDockerIT {
         ImageFromDockerfile image = new ImageFromDockerfile(IMAGE, false)
                 .withFileFromPath("target/" + jar.getFileName(), jar)
                 .withFileFromPath("Dockerfile", dockerfile)
+                .withFileFromPath("bin/berth", Path.of("bin/berth"))
+                .withFileFromPath("bin/jvm.options", Path.of("bin/jvm.options"))
                 .withDockerfilePath("Dockerfile")
                 .withBuildArg("BUILDER_IMAGE", "berth-test/jre:25")
                 .withBuildArg("BASE_IMAGE", "berth-test/jre:25")
+                // the training start would add 20 s to several minutes on a loaded CI machine; bench/footprint.sh covers it
+                .withBuildArg("AOT", "false")
                 // nothing in the build may reach a registry
                 .withBuildImageCmdModifier(cmd -> cmd.withNetworkMode("none").withPull(false));
         port = freePort();

@@ -10,8 +10,8 @@ import org.springframework.context.annotation.Import;
 import org.springframework.transaction.annotation.Propagation;
 import org.springframework.transaction.annotation.Transactional;
 
-import dev.berth.alloc.AllocStateStore;
-import dev.berth.alloc.AllocStateStoreContract;
+import dev.berth.alloc.store.AllocStateStore;
+import dev.berth.alloc.store.AllocStateStoreContract;
 
 /** The store contract against H2 through JPA and the Flyway schema (no test transaction: the store runs its own). */
 @DataJpaTest

@@ -6,7 +6,7 @@ import java.util.Set;
 
 import org.junit.jupiter.api.Test;
 
-import dev.berth.driver.cgroup.CgroupVersion;
+import dev.berth.host.cgroup.CgroupVersion;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

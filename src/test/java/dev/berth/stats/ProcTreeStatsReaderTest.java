@@ -28,7 +28,7 @@ class ProcTreeStatsReaderTest {
     void sumsTheWholeTreeWithAnEntryPerPid() throws Exception {
         shell = new ProcessBuilder("/bin/sh", "-c", "sleep 300 & (sleep 300 & wait) & wait").start();
         await().atMost(Duration.ofSeconds(5)).until(() -> shell.descendants().count() == 3);
-        ProcTreeStatsReader reader = new ProcTreeStatsReader(PROC, shell.pid(), dev.berth.driver.ProcStat.read(shell.pid()).orElseThrow().startTicks(), clock);
+        ProcTreeStatsReader reader = new ProcTreeStatsReader(PROC, shell.pid(), dev.berth.host.ProcStat.read(shell.pid()).orElseThrow().startTicks(), clock);
 
         TaskRawSample sample = reader.read();
 
@@ -56,7 +56,7 @@ class ProcTreeStatsReaderTest {
     @Test
     void aRecycledPidOrAnExitedTaskMeasuresNothing() throws Exception {
         shell = new ProcessBuilder("sleep", "300").start();
-        long ticks = dev.berth.driver.ProcStat.read(shell.pid()).orElseThrow().startTicks();
+        long ticks = dev.berth.host.ProcStat.read(shell.pid()).orElseThrow().startTicks();
 
         assertThat(new ProcTreeStatsReader(PROC, shell.pid(), ticks + 1, clock).read()).isEqualTo(TaskRawSample.NONE);
         shell.destroyForcibly().waitFor();

@@ -13,8 +13,8 @@ import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.core.env.Environment;
 
-import dev.berth.driver.ProcStat;
-import dev.berth.driver.cgroup.CgroupVersion;
+import dev.berth.host.ProcStat;
+import dev.berth.host.cgroup.CgroupVersion;
 import dev.berth.support.AgentIntegrationTest;
 
 import static org.assertj.core.api.Assertions.assertThat;

@@ -12,7 +12,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-import dev.berth.driver.cgroup.CgroupVersion;
+import dev.berth.host.cgroup.CgroupVersion;
 import dev.berth.stats.TaskStatsTarget.TaskKey;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -64,6 +64,45 @@ class TaskStatsCollectorTest {
             collector.collect();
             assertThat(collector.snapshot("a1", "hangs")).isPresent();
         });
+    }
+
+    @Test
+    void aReaderIsClosedWhenItsTaskIsUnregisteredOrReplacedButNotWhileItReads() throws Exception {
+        AtomicInteger closed = new AtomicInteger();
+        CountDownLatch reading = new CountDownLatch(1);
+        readerByTask.put("t", new TaskStatsReader() {
+            @Override
+            public TaskRawSample read() throws java.io.IOException {
+                reading.countDown();
+                try {
+                    release.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new java.io.InterruptedIOException();
+                }
+                return rss(7);
+            }
+
+            @Override
+            public void close() {
+                closed.incrementAndGet();
+            }
+        });
+        collector.register(target("a1", "t"));
+        Thread tick = Thread.ofVirtual().start(collector::collect);
+        reading.await();
+
+        collector.unregister("a1", "t"); // the read is still running: closing now would pull its files away
+        assertThat(closed).hasValue(0);
+        release.countDown();
+        tick.join();
+        await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(closed).hasValue(1));
+
+        collector.register(target("a1", "t"));
+        collector.register(target("a1", "t")); // replaced: the first reader of this registration is closed at once
+        assertThat(closed).hasValue(2);
+        collector.unregister("a1", "t");
+        assertThat(closed).hasValue(3);
     }
 
     @Test

@@ -19,11 +19,11 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 import dev.berth.config.NodeIdentity;
-import dev.berth.driver.cgroup.CgroupLimits;
-import dev.berth.driver.cgroup.CgroupManager;
-import dev.berth.driver.cgroup.CgroupMounts;
-import dev.berth.driver.cgroup.CgroupVersion;
-import dev.berth.driver.cgroup.TaskCgroup;
+import dev.berth.host.cgroup.CgroupLimits;
+import dev.berth.host.cgroup.CgroupManager;
+import dev.berth.host.cgroup.CgroupMounts;
+import dev.berth.host.cgroup.CgroupVersion;
+import dev.berth.host.cgroup.TaskCgroup;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -144,7 +144,7 @@ class TaskStatsKernelTest {
             target = new TaskStatsTarget("a", "t", "j", "g", "default", cgroup.version(), cgroup.dirs(), 0, 0);
         } else {
             target = new TaskStatsTarget("a", "t", "j", "g", "default", CgroupVersion.NONE, Map.of(), process.pid(),
-                    dev.berth.driver.ProcStat.read(process.pid()).orElseThrow().startTicks());
+                    dev.berth.host.ProcStat.read(process.pid()).orElseThrow().startTicks());
         }
         Clock clock = Clock.systemUTC();
         return new TaskSampler(target, new TaskStatsReaders(Path.of("/proc"), clock).apply(target), new TaskCpuCapacity(2000, 2), clock);

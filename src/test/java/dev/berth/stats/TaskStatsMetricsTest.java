@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 
 import dev.berth.config.BerthMetrics;
 import dev.berth.config.MetricsNaming;
-import dev.berth.driver.cgroup.CgroupVersion;
+import dev.berth.host.cgroup.CgroupVersion;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -9,11 +9,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import dev.berth.config.NodeIdentity;
-import dev.berth.driver.cgroup.CgroupLimits;
-import dev.berth.driver.cgroup.CgroupManager;
-import dev.berth.driver.cgroup.CgroupMounts;
-import dev.berth.driver.cgroup.CgroupVersion;
-import dev.berth.driver.cgroup.TaskCgroup;
+import dev.berth.host.cgroup.CgroupLimits;
+import dev.berth.host.cgroup.CgroupManager;
+import dev.berth.host.cgroup.CgroupMounts;
+import dev.berth.host.cgroup.CgroupVersion;
+import dev.berth.host.cgroup.TaskCgroup;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

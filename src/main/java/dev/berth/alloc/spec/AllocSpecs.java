@@ -7,8 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
-import dev.berth.alloc.task.RestartPolicy;
-import dev.berth.driver.Signals;
+import dev.berth.host.Signals;
 
 /** Nomad's defaults for omitted fields and the structural validation of a submitted allocation. */
 public final class AllocSpecs {

@@ -28,8 +28,8 @@ public record RestartPolicySpec(
     }
 
     /** The tracker's policy (after defaults every field is set). */
-    public dev.berth.alloc.task.RestartPolicy toPolicy() {
-        return new dev.berth.alloc.task.RestartPolicy(attempts == null ? 0 : attempts, intervalDuration(), delayDuration(),
+    public dev.berth.alloc.spec.RestartPolicy toPolicy() {
+        return new dev.berth.alloc.spec.RestartPolicy(attempts == null ? 0 : attempts, intervalDuration(), delayDuration(),
                 mode == null ? "" : mode);
     }
 

@@ -7,6 +7,7 @@ import java.util.Objects;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.random.RandomGenerator;
 
+import dev.berth.alloc.spec.RestartPolicy;
 import dev.berth.driver.DriverException;
 import dev.berth.driver.ExitResult;
 import dev.berth.driver.GoDuration;

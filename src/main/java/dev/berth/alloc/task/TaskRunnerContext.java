@@ -6,8 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
 
-import dev.berth.alloc.AllocDir;
-import dev.berth.alloc.AllocStateStore;
+import dev.berth.alloc.fs.AllocDir;
 import dev.berth.alloc.spec.AllocationSpec;
 import dev.berth.alloc.spec.TaskGroupSpec;
 import dev.berth.alloc.spec.TaskSpec;
@@ -23,10 +22,10 @@ import dev.berth.driver.TaskDriver;
  * @param restoredLocal  the persisted local state (driver handle, hook done-flags) when restored, else null
  */
 public record TaskRunnerContext(AllocationSpec alloc, TaskGroupSpec group, TaskSpec task, AllocDir allocDir, TaskDriver driver,
-                                List<TaskHooks.TaskHook> hooks, AllocStateStore store, RestartTracking tracker,
+                                List<TaskHooks.TaskHook> hooks, TaskStateStore store, RestartTracking tracker,
                                 TaskCoordinator coordinator, Clock clock, Sleeper sleeper, Duration maxKillTimeout,
                                 Function<TaskHookContext, Map<String, String>> envBuilder, TaskListener listener,
-                                TaskState restoredState, dev.berth.alloc.TaskLocalState restoredLocal) {
+                                TaskState restoredState, dev.berth.alloc.task.TaskLocalState restoredLocal) {
 
     public TaskRunnerContext {
         hooks = List.copyOf(hooks);

@@ -5,7 +5,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 
-import dev.berth.alloc.TaskLocalState;
 import dev.berth.driver.TaskHandle;
 
 /**

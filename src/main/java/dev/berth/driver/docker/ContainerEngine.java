@@ -17,7 +17,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import dev.berth.driver.DriverException;
-import dev.berth.driver.ProcStat;
+import dev.berth.host.ProcStat;
 import dev.berth.driver.TaskHandle;
 
 /** Stateless engine calls the driver makes around a container: image presence, stale names, what to persist. */

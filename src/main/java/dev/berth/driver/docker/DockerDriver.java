@@ -28,14 +28,15 @@ import dev.berth.config.BerthProperties;
 import dev.berth.config.NodeIdentity;
 import dev.berth.driver.DriverException;
 import dev.berth.driver.DriverFingerprint;
+import dev.berth.driver.DriverSignals;
 import dev.berth.driver.ExitResult;
 import dev.berth.driver.HealthState;
-import dev.berth.driver.Signals;
 import dev.berth.driver.TaskConfig;
 import dev.berth.driver.TaskConfigValidationException;
 import dev.berth.driver.TaskDriver;
 import dev.berth.driver.TaskHandle;
 import dev.berth.driver.TaskNotFoundException;
+import dev.berth.host.Signals;
 
 /**
  * The {@code docker} driver: one container per task on the Docker Engine API (docker-java, unversioned paths).
@@ -389,6 +390,6 @@ public class DockerDriver implements TaskDriver, AutoCloseable {
 
     /** The engine wants a name: {@code usr1}/{@code SIGUSR1} → {@code SIGUSR1}; unknown names are refused. */
     private static String canonicalSignal(String signal) throws DriverException {
-        return Signals.name(Signals.parse(signal));
+        return Signals.name(DriverSignals.parse(signal));
     }
 }

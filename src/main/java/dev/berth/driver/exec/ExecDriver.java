@@ -22,10 +22,10 @@ import dev.berth.driver.TaskConfig;
 import dev.berth.driver.TaskConfigValidationException;
 import dev.berth.driver.TaskDriver;
 import dev.berth.driver.TaskHandle;
-import dev.berth.driver.cgroup.CgroupLimits;
-import dev.berth.driver.cgroup.CgroupManager;
-import dev.berth.driver.cgroup.CgroupVersion;
-import dev.berth.driver.cgroup.TaskCgroup;
+import dev.berth.host.cgroup.CgroupLimits;
+import dev.berth.host.cgroup.CgroupManager;
+import dev.berth.host.cgroup.CgroupVersion;
+import dev.berth.host.cgroup.TaskCgroup;
 import dev.berth.driver.rawexec.BinaryLookup;
 import dev.berth.driver.rawexec.RawExecDriver;
 

@@ -9,7 +9,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 import dev.berth.config.BerthProperties;
-import dev.berth.driver.cgroup.CgroupManager;
+import dev.berth.host.cgroup.CgroupManager;
 import dev.berth.driver.rawexec.RawExecDriver;
 import dev.berth.driver.rawexec.TaskOutputs;
 

@@ -4,8 +4,8 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
-import dev.berth.driver.cgroup.CgroupVersion;
-import dev.berth.driver.cgroup.TaskCgroup;
+import dev.berth.host.cgroup.CgroupVersion;
+import dev.berth.host.cgroup.TaskCgroup;
 
 /**
  * How many times the kernel OOM killer killed a process in a task's cgroup: {@code oom_kill} in v1

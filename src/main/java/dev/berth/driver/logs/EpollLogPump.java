@@ -11,7 +11,7 @@ import org.slf4j.LoggerFactory;
 
 import com.sun.jna.Memory;
 
-import dev.berth.driver.LinuxEpoll;
+import dev.berth.host.LinuxEpoll;
 
 /**
  * One stream registered with the {@link EpollLogPumps} poller: a non-blocking FIFO descriptor and its writer.

@@ -13,7 +13,7 @@ import org.slf4j.LoggerFactory;
 
 import com.sun.jna.Memory;
 
-import dev.berth.driver.LinuxEpoll;
+import dev.berth.host.LinuxEpoll;
 
 /**
  * One epoll instance and one poller thread ({@value #POLLER_NAME}) for every task log FIFO of the process.

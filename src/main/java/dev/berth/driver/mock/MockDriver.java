@@ -25,13 +25,14 @@ import java.util.concurrent.atomic.AtomicReference;
 import dev.berth.config.Sleeper;
 import dev.berth.driver.DriverException;
 import dev.berth.driver.DriverFingerprint;
+import dev.berth.driver.DriverSignals;
 import dev.berth.driver.ExitResult;
-import dev.berth.driver.Signals;
 import dev.berth.driver.TaskConfig;
 import dev.berth.driver.TaskConfigValidationException;
 import dev.berth.driver.TaskDriver;
 import dev.berth.driver.TaskHandle;
 import dev.berth.driver.TaskNotFoundException;
+import dev.berth.host.Signals;
 
 /**
  * Nomad's {@code mock_driver}: a real, scriptable driver that runs tasks in-process. A task "runs" until its
@@ -202,7 +203,7 @@ public class MockDriver implements TaskDriver, AutoCloseable {
     @Override
     public void signal(TaskHandle handle, String signal) throws DriverException {
         MockTask task = require(handle);
-        int number = Signals.parse(signal);
+        int number = DriverSignals.parse(signal);
         if (!task.config.signalError().isEmpty()) {
             throw new DriverException(task.config.signalError(), false);
         }

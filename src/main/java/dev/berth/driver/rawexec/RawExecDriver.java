@@ -22,18 +22,19 @@ import org.slf4j.LoggerFactory;
 
 import dev.berth.driver.DriverException;
 import dev.berth.driver.DriverFingerprint;
+import dev.berth.driver.DriverSignals;
 import dev.berth.driver.ExitResult;
-import dev.berth.driver.ProcStat;
 import dev.berth.driver.ProcessSignals;
-import dev.berth.driver.Signals;
 import dev.berth.driver.TaskConfig;
 import dev.berth.driver.TaskConfigValidationException;
 import dev.berth.driver.TaskDriver;
 import dev.berth.driver.TaskHandle;
 import dev.berth.driver.TaskNotFoundException;
-import dev.berth.driver.cgroup.CgroupLimits;
-import dev.berth.driver.cgroup.CgroupManager;
-import dev.berth.driver.cgroup.TaskCgroup;
+import dev.berth.host.ProcStat;
+import dev.berth.host.Signals;
+import dev.berth.host.cgroup.CgroupLimits;
+import dev.berth.host.cgroup.CgroupManager;
+import dev.berth.host.cgroup.TaskCgroup;
 
 /**
  * Nomad's {@code raw_exec}: runs the task's program as a host process, without isolation, in its own session and
@@ -229,7 +230,7 @@ public class RawExecDriver implements TaskDriver, AutoCloseable {
     @Override
     public void stop(TaskHandle handle, Duration timeout, String signal) throws DriverException {
         RawTask task = require(handle);
-        int sig = signal == null || signal.isBlank() ? Signals.SIGINT : Signals.parse(signal);
+        int sig = signal == null || signal.isBlank() ? Signals.SIGINT : DriverSignals.parse(signal);
         if (!task.exit.isDone()) {
             signalTask(task, sig);
             awaitExit(task, timeout);
@@ -252,7 +253,7 @@ public class RawExecDriver implements TaskDriver, AutoCloseable {
 
     @Override
     public void signal(TaskHandle handle, String signal) throws DriverException {
-        int sig = Signals.parse(signal);
+        int sig = DriverSignals.parse(signal);
         RawTask task = require(handle);
         if (task.exit.isDone()) {
             throw new DriverException("task is not running", false);

@@ -8,7 +8,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 import dev.berth.config.BerthProperties;
-import dev.berth.driver.cgroup.CgroupManager;
+import dev.berth.host.cgroup.CgroupManager;
 
 /** Registers raw_exec; undetected unless {@code berth.drivers.raw-exec.enabled=true}. Exit files live under the data dir. */
 @Configuration(proxyBeanMethods = false)

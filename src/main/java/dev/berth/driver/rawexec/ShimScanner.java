@@ -12,7 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
-import dev.berth.driver.ProcStat;
+import dev.berth.host.ProcStat;
 import dev.berth.driver.TaskHandle;
 
 /**

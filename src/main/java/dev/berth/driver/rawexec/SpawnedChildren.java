@@ -17,7 +17,7 @@ import com.sun.jna.Pointer;
 import com.sun.jna.StringArray;
 import com.sun.jna.ptr.IntByReference;
 
-import dev.berth.driver.LinuxEpoll;
+import dev.berth.host.LinuxEpoll;
 
 /**
  * Starts launch shims with {@code posix_spawn(3)} and learns of their exits through pidfds on one epoll thread.

@@ -10,7 +10,7 @@ import java.util.Optional;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.stereotype.Component;
 
-import dev.berth.driver.cgroup.CgroupMounts;
+import dev.berth.host.cgroup.CgroupMounts;
 import dev.berth.fingerprint.FingerprintRequest;
 import dev.berth.fingerprint.FingerprintResult;
 import dev.berth.fingerprint.Fingerprinter;

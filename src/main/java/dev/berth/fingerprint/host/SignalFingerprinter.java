@@ -5,7 +5,7 @@ import java.util.TreeSet;
 
 import org.springframework.stereotype.Component;
 
-import dev.berth.driver.Signals;
+import dev.berth.host.Signals;
 import dev.berth.fingerprint.FingerprintRequest;
 import dev.berth.fingerprint.FingerprintResult;
 import dev.berth.fingerprint.Fingerprinter;

@@ -83,7 +83,7 @@ class AllocGarbageCollectorTest {
                     if (failDestroys) {
                         throw new IllegalStateException("destroy hooks failed");
                     }
-                    dev.berth.alloc.AllocDir dir = new dev.berth.alloc.AllocDir(root, allocId);
+                    dev.berth.alloc.fs.AllocDir dir = new dev.berth.alloc.fs.AllocDir(root, allocId);
                     dir.destroy();
                     destroyed.add(allocId);
                     terminal.remove(allocId);

@@ -19,12 +19,13 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.MethodSource;
 
+import dev.berth.alloc.spec.RestartPolicy.Violation;
+import dev.berth.alloc.spec.RestartPolicy;
 import dev.berth.alloc.task.RestartDecision.Killed;
 import dev.berth.alloc.task.RestartDecision.NoDecision;
 import dev.berth.alloc.task.RestartDecision.NotRestarting;
 import dev.berth.alloc.task.RestartDecision.Restarting;
 import dev.berth.alloc.task.RestartDecision.Terminated;
-import dev.berth.alloc.task.RestartPolicy.Violation;
 import dev.berth.driver.DriverException;
 import dev.berth.driver.ExitResult;
 

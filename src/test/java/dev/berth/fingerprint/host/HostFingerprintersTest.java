@@ -174,7 +174,7 @@ class HostFingerprintersTest {
 
         List<String> list = List.of(signals.split(","));
         assertThat(list).isSorted().contains("SIGTERM", "SIGKILL", "SIGINT", "SIGHUP", "SIGUSR1", "SIGUSR2")
-                .allSatisfy(name -> assertThat(dev.berth.driver.Signals.lookup(name)).isPresent());
+                .allSatisfy(name -> assertThat(dev.berth.host.Signals.lookup(name)).isPresent());
     }
 
     @Test

@@ -1,0 +1,58 @@
+package dev.berth.alloc.admission;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import dev.berth.alloc.spec.AllocationSpec;
+import dev.berth.alloc.spec.NetworkSpec;
+import dev.berth.alloc.spec.ResourcesSpec;
+import dev.berth.alloc.spec.TaskGroupSpec;
+import dev.berth.alloc.spec.TaskSpec;
+
+/** Assigns ports (group and task networks) and records what was allocated in the alloc's {@code AllocatedResources}. */
+public final class ResourceAssignment {
+
+    private ResourceAssignment() {
+    }
+
+    public static AllocationSpec assign(AllocationSpec spec, PortAllocator ports) throws AdmissionException {
+        TaskGroupSpec group = spec.group().orElseThrow();
+        List<NetworkSpec> groupNets = null;
+        List<TaskSpec> tasks = new ArrayList<>();
+        try {
+            groupNets = ports.assign(spec.id(), group.networks());
+            Map<String, AllocationSpec.AllocatedTaskResources> perTask = new LinkedHashMap<>();
+            for (TaskSpec t : group.tasks()) {
+                ResourcesSpec r = t.resources();
+                List<NetworkSpec> nets = ports.assign(spec.id(), r == null ? null : r.networks());
+                ResourcesSpec nr = r == null ? null : new ResourcesSpec(r.cpu(), r.memoryMb(), r.memoryMaxMb(), nets, r.devices(), r.secretsMb());
+                tasks.add(new TaskSpec(t.name(), t.driver(), t.config(), t.env(), nr, t.restartPolicy(), t.killTimeout(), t.killSignal(),
+                        t.leader(), t.lifecycle(), t.meta(), t.logConfig()));
+                Map<String, Long> mem = new LinkedHashMap<>();
+                mem.put("MemoryMB", (long) t.memoryMb());
+                mem.put("MemoryMaxMB", (long) t.memoryMaxMb());
+                perTask.put(t.name(), new AllocationSpec.AllocatedTaskResources(Map.of("CpuShares", (long) t.cpu()), mem, nets));
+            }
+            List<AllocationSpec.AllocatedPort> shared = new ArrayList<>();
+            if (groupNets != null) {
+                for (NetworkSpec n : groupNets) {
+                    for (List<NetworkSpec.PortSpec> list : java.util.Arrays.asList(n.reservedPorts(), n.dynamicPorts())) {
+                        if (list != null) {
+                            list.forEach(p -> shared.add(new AllocationSpec.AllocatedPort(p.label(), p.value(),
+                                    p.to() == null ? 0 : p.to(), "127.0.0.1")));
+                        }
+                    }
+                }
+            }
+            TaskGroupSpec newGroup = group.with(tasks, group.restartPolicy(), groupNets);
+            List<TaskGroupSpec> groups = spec.job().taskGroups().stream().map(g -> g.name().equals(group.name()) ? newGroup : g).toList();
+            return spec.withJob(spec.job().withTaskGroups(groups)).withAllocatedResources(new AllocationSpec.AllocatedResources(perTask,
+                    new AllocationSpec.AllocatedShared(groupNets, shared.isEmpty() ? null : shared)));
+        } catch (AdmissionException e) {
+            ports.release(spec.id());
+            throw e;
+        }
+    }
+}

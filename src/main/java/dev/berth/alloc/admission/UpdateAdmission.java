@@ -1,0 +1,50 @@
+package dev.berth.alloc.admission;
+
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+import dev.berth.alloc.spec.SpecValidationException;
+import dev.berth.alloc.spec.TaskGroupSpec;
+import dev.berth.alloc.spec.TaskSpec;
+
+/**
+ * Admission of the tasks an update adds to a known allocation. An update keeps the ports and devices admitted at creation,
+ * so an added task may not ask for its own networks or devices (400); its CPU and memory must fit the node's unallocated
+ * capacity on top of what is allocated already (409), as a new allocation's would.
+ */
+public final class UpdateAdmission {
+
+    private UpdateAdmission() {
+    }
+
+    /**
+     * @param allocated {cpuMhz, memoryMb} allocated on the node now (the updated alloc's current tasks included)
+     */
+    public static void check(TaskGroupSpec current, TaskGroupSpec updated, long[] allocated, NodeCapacity capacity)
+            throws SpecValidationException, AdmissionException {
+        Set<String> have = current.tasks().stream().map(TaskSpec::name).collect(Collectors.toSet());
+        List<TaskSpec> added = updated.tasks().stream().filter(t -> !have.contains(t.name())).toList();
+        long cpu = 0;
+        long mem = 0;
+        for (TaskSpec t : added) {
+            String f = "Job.TaskGroups[" + updated.name() + "].Tasks[" + t.name() + "].Resources";
+            if (t.resources() != null && t.resources().networks() != null && !t.resources().networks().isEmpty()) {
+                throw new SpecValidationException(f + ".Networks", "A task added by an update cannot have its own networks");
+            }
+            if (t.resources() != null && !t.resources().deviceRequests().isEmpty()) {
+                throw new SpecValidationException(f + ".Devices", "A task added by an update cannot request devices");
+            }
+            cpu += t.cpu();
+            mem += t.memoryMb();
+        }
+        if (cpu > 0 && allocated[0] + cpu > capacity.cpuMhz()) {
+            throw new AdmissionException("cpu", "Resources exhausted on node: cpu (asked " + cpu + " MHz, "
+                    + (capacity.cpuMhz() - allocated[0]) + " MHz unallocated)");
+        }
+        if (mem > 0 && allocated[1] + mem > capacity.memoryMb()) {
+            throw new AdmissionException("memory", "Resources exhausted on node: memory (asked " + mem + " MB, "
+                    + (capacity.memoryMb() - allocated[1]) + " MB unallocated)");
+        }
+    }
+}

@@ -1,0 +1,99 @@
+package dev.berth.alloc.runner;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import dev.berth.alloc.task.TaskRunner;
+import dev.berth.alloc.task.TaskState;
+
+/**
+ * The task runners of one alloc: the active ones in the group's order, the ones an update removed (killed, kept so their
+ * final state stays visible) and the final states of tasks removed before the agent restarted (from the store).
+ * Copy-on-write: readers on any thread get a consistent snapshot without locking; writers synchronize.
+ */
+final class TaskRunnerSet {
+
+    private volatile Map<String, TaskRunner> active = Map.of();
+    private volatile Map<String, TaskRunner> removed = Map.of();
+    private volatile Map<String, TaskState> retired = Map.of();
+
+    synchronized void add(TaskRunner tr) {
+        Map<String, TaskRunner> next = new LinkedHashMap<>(active);
+        next.put(tr.name(), tr);
+        active = Collections.unmodifiableMap(next);
+        if (removed.containsKey(tr.name())) {
+            Map<String, TaskRunner> r = new LinkedHashMap<>(removed);
+            r.remove(tr.name());
+            removed = Collections.unmodifiableMap(r);
+        }
+        if (retired.containsKey(tr.name())) {
+            Map<String, TaskState> r = new LinkedHashMap<>(retired);
+            r.remove(tr.name());
+            retired = Collections.unmodifiableMap(r);
+        }
+    }
+
+    /** Moves an active runner to the removed ones (or forgets it, when it never started); returns it, or null. */
+    synchronized TaskRunner remove(String name, boolean keep) {
+        TaskRunner tr = active.get(name);
+        if (tr == null) {
+            return null;
+        }
+        Map<String, TaskRunner> next = new LinkedHashMap<>(active);
+        next.remove(name);
+        active = Collections.unmodifiableMap(next);
+        if (keep) {
+            Map<String, TaskRunner> r = new LinkedHashMap<>(removed);
+            r.put(name, tr);
+            removed = Collections.unmodifiableMap(r);
+        }
+        return tr;
+    }
+
+    /** Final states of tasks an update removed before the agent restarted. */
+    synchronized void retire(String name, TaskState state) {
+        Map<String, TaskState> r = new LinkedHashMap<>(retired);
+        r.put(name, state);
+        retired = Collections.unmodifiableMap(r);
+    }
+
+    /** An active runner, or null. */
+    TaskRunner get(String name) {
+        return active.get(name);
+    }
+
+    boolean isActive(String name) {
+        return active.containsKey(name);
+    }
+
+    Collection<TaskRunner> active() {
+        return active.values();
+    }
+
+    /** Active and removed runners: everything that may still have to be killed, waited for or shut down. */
+    List<TaskRunner> all() {
+        List<TaskRunner> all = new ArrayList<>(active.values());
+        all.addAll(removed.values());
+        return all;
+    }
+
+    /** Every task's state: the active ones in the group's order, then removed and retired ones. */
+    Map<String, TaskState> states() {
+        Map<String, TaskState> m = new LinkedHashMap<>();
+        active.forEach((name, tr) -> m.put(name, tr.state()));
+        removed.forEach((name, tr) -> m.putIfAbsent(name, tr.state()));
+        retired.forEach(m::putIfAbsent);
+        return m;
+    }
+
+    /** {@link #states()} with {@code name}'s state replaced by {@code state} (the one being reported). */
+    Collection<TaskState> statesWith(String name, TaskState state) {
+        Map<String, TaskState> m = states();
+        m.put(name, state);
+        return m.values();
+    }
+}

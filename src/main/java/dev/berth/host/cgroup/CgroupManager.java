@@ -1,0 +1,247 @@
+package dev.berth.host.cgroup;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import dev.berth.config.NodeIdentity;
+
+/**
+ * Creates per-task cgroups under a parent named after the node, {@code berth-<nodeShortId>}, so two agents on one
+ * host never share (or clean up) each other's cgroups. v1: one directory in each of the memory, cpu, cpuacct and pids
+ * hierarchies; v2: one directory in the unified hierarchy with those controllers enabled.
+ *
+ * <p>When no cgroup can be made (no mount, not root, read-only cgroupfs) {@link #create} says so once in the log and
+ * returns empty: callers then observe the task through its /proc process tree.
+ */
+public class CgroupManager {
+
+    private static final Logger log = LoggerFactory.getLogger(CgroupManager.class);
+
+    /** Sleeps for real (restoring the interrupt flag); the backoff between kill/rmdir attempts. */
+    public static final Consumer<Duration> REAL_SLEEPER = duration -> {
+        try {
+            Thread.sleep(duration);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    };
+
+    private final CgroupMounts mounts;
+    private final String parent;
+    private final Consumer<Duration> sleeper;
+    private final AtomicBoolean unavailableLogged = new AtomicBoolean();
+
+    public CgroupManager(CgroupMounts mounts, NodeIdentity node, Consumer<Duration> sleeper) {
+        this.mounts = mounts;
+        this.parent = "berth-" + node.shortId();
+        this.sleeper = sleeper;
+    }
+
+    public CgroupVersion version() {
+        return mounts.version();
+    }
+
+    /** The per-node parent directory name, {@code berth-<nodeShortId>}. */
+    public String parentName() {
+        return parent;
+    }
+
+    /**
+     * Creates (or re-uses, after an agent restart) the task's cgroup and writes its limits. Call it before the task
+     * runs, then {@link TaskCgroup#addProcess} its first process before that process execs the workload.
+     *
+     * @return the cgroup, or empty when cgroups are unavailable here (logged once)
+     */
+    public Optional<TaskCgroup> create(String allocId, String taskName, CgroupLimits limits) {
+        if (version() == CgroupVersion.NONE) {
+            logUnavailableOnce("no cgroup v1 memory or cgroup2 mount in /proc/self/mountinfo", null);
+            return Optional.empty();
+        }
+        TaskCgroup cgroup = handle(parent + "/" + sanitize(allocId) + "." + sanitize(taskName));
+        try {
+            if (version() == CgroupVersion.V2) {
+                Path root = mounts.v2Root();
+                enableControllers(root);
+                mkdir(root.resolve(parent));
+                enableControllers(root.resolve(parent));
+            } else {
+                for (Path dir : cgroup.dirs().values()) {
+                    mkdir(dir.getParent());
+                }
+            }
+            for (Path dir : cgroup.dirs().values()) {
+                mkdir(dir);
+            }
+            writeLimits(cgroup, limits);
+            return Optional.of(cgroup);
+        } catch (IOException | RuntimeException e) {
+            logUnavailableOnce("cannot create " + cgroup.name(), e);
+            try {
+                cgroup.remove();
+            } catch (IOException | RuntimeException ignored) {
+                // best effort: a half-made cgroup with no processes in it
+            }
+            return Optional.empty();
+        }
+    }
+
+    /**
+     * Removes the node's parent directory in every hierarchy if no task cgroup is left in it (agent teardown, tests).
+     * A parent that still holds task cgroups is left alone: {@code rmdir} of a non-empty cgroup fails.
+     */
+    public void removeParentIfEmpty() {
+        List<Path> parents = new ArrayList<>();
+        if (version() == CgroupVersion.V2) {
+            parents.add(mounts.v2Root().resolve(parent));
+        } else if (version() == CgroupVersion.V1) {
+            for (Path mount : new LinkedHashSet<>(mounts.v1().values())) {
+                parents.add(mount.resolve(parent));
+            }
+        }
+        for (Path dir : parents) {
+            try {
+                Files.deleteIfExists(dir);
+            } catch (IOException stillUsed) {
+                log.debug("Keeping {}: {}", dir, stillUsed.toString());
+            }
+        }
+    }
+
+    /** The handle for an existing cgroup by its {@link TaskCgroup#name()} (from a persisted driver state). */
+    public Optional<TaskCgroup> find(String name) {
+        if (name == null || name.isBlank() || version() == CgroupVersion.NONE || !name.startsWith(parent + "/")) {
+            return Optional.empty();
+        }
+        TaskCgroup cgroup = handle(name);
+        return Files.isDirectory(cgroup.dirs().values().iterator().next()) ? Optional.of(cgroup) : Optional.empty();
+    }
+
+    /**
+     * The directories of a cgroup Berth does not own (a docker container's, e.g. {@code docker/<id>}), keyed like
+     * {@link TaskCgroup#dirs()}, for <em>reading</em> only: Berth never writes limits to it, kills or removes it.
+     *
+     * @param name path relative to each hierarchy root (a leading {@code /} is ignored)
+     * @return empty when no cgroups are mounted, the name is blank or climbs out ({@code ..}), or the cgroup is gone
+     */
+    public Optional<Map<String, Path>> foreignDirs(String name) {
+        if (name == null || version() == CgroupVersion.NONE) {
+            return Optional.empty();
+        }
+        String relative = name.startsWith("/") ? name.substring(1) : name;
+        if (relative.isBlank() || java.util.Arrays.asList(relative.split("/")).contains("..")) {
+            return Optional.empty();
+        }
+        Map<String, Path> dirs = handle(relative).dirs();
+        return !dirs.isEmpty() && Files.isDirectory(dirs.values().iterator().next()) ? Optional.of(dirs) : Optional.empty();
+    }
+
+    private TaskCgroup handle(String name) {
+        Map<String, Path> dirs = new LinkedHashMap<>();
+        if (version() == CgroupVersion.V2) {
+            dirs.put(TaskCgroup.UNIFIED, mounts.v2Root().resolve(name));
+        } else {
+            for (String controller : CgroupMounts.V1_CONTROLLERS) {
+                Path mount = mounts.v1().get(controller);
+                if (mount != null) {
+                    dirs.put(controller, mount.resolve(name));
+                }
+            }
+        }
+        return new TaskCgroup(version(), name, dirs, sleeper);
+    }
+
+    private void writeLimits(TaskCgroup cgroup, CgroupLimits limits) throws IOException {
+        long hard = limits.hardMemoryLimit();
+        if (version() == CgroupVersion.V1) {
+            Path memory = cgroup.dir("memory");
+            if (hard > 0) {
+                write(memory, "memory.limit_in_bytes", hard);
+                // memory+swap equal to memory: the task cannot escape its limit into swap (as Nomad's exec driver)
+                if (Files.exists(memory.resolve("memory.memsw.limit_in_bytes"))) {
+                    write(memory, "memory.memsw.limit_in_bytes", hard);
+                }
+            }
+            if (limits.softMemoryLimit() > 0) {
+                write(memory, "memory.soft_limit_in_bytes", limits.softMemoryLimit());
+            }
+            if (limits.cpuShares() > 0 && cgroup.dir("cpu") != null) {
+                write(cgroup.dir("cpu"), "cpu.shares", limits.v1Shares());
+            }
+            if (limits.pidsMax() > 0 && cgroup.dir("pids") != null) {
+                write(cgroup.dir("pids"), "pids.max", limits.pidsMax());
+            }
+        } else {
+            Path dir = cgroup.dir(TaskCgroup.UNIFIED);
+            if (hard > 0) {
+                write(dir, "memory.max", hard);
+                write(dir, "memory.swap.max", 0);
+            }
+            if (limits.softMemoryLimit() > 0) {
+                write(dir, "memory.low", limits.softMemoryLimit());
+            }
+            if (limits.cpuShares() > 0) {
+                write(dir, "cpu.weight", limits.v2Weight());
+            }
+            if (limits.pidsMax() > 0) {
+                write(dir, "pids.max", limits.pidsMax());
+            }
+        }
+    }
+
+    // The parent's subtree_control must list a controller before a child can use it (v2 "top-down" rule).
+    private static void enableControllers(Path dir) throws IOException {
+        Path control = dir.resolve("cgroup.subtree_control");
+        String enabled = Files.exists(control) ? Files.readString(control) : "";
+        StringBuilder wanted = new StringBuilder();
+        for (String controller : new String[] {"memory", "cpu", "pids"}) {
+            if (!(" " + enabled.strip() + " ").contains(" " + controller + " ")) {
+                wanted.append(wanted.isEmpty() ? "" : " ").append('+').append(controller);
+            }
+        }
+        if (!wanted.isEmpty()) {
+            Files.writeString(control, wanted, StandardCharsets.US_ASCII);
+        }
+    }
+
+    private static void write(Path dir, String file, long value) throws IOException {
+        Files.writeString(dir.resolve(file), Long.toString(value), StandardCharsets.US_ASCII);
+    }
+
+    private static void mkdir(Path dir) throws IOException {
+        try {
+            Files.createDirectory(dir);
+        } catch (FileAlreadyExistsException reused) {
+            // the agent restarted, or another task of this node already made the parent
+        }
+    }
+
+    // Names come from the API; never let one climb out of the parent or make nested directories.
+    static String sanitize(String part) {
+        String cleaned = part.replaceAll("[^A-Za-z0-9_.\\-]", "_");
+        return cleaned.isEmpty() || cleaned.chars().allMatch(c -> c == '.') ? "_" + cleaned : cleaned;
+    }
+
+    private void logUnavailableOnce(String reason, Exception cause) {
+        if (unavailableLogged.compareAndSet(false, true)) {
+            log.warn("Task cgroups unavailable ({}{}); task stats come from the /proc process tree and no limits are enforced",
+                    reason, cause == null ? "" : ": " + cause);
+        } else {
+            log.debug("Task cgroup not created: {}", reason, cause);
+        }
+    }
+}

@@ -1,0 +1,103 @@
+package dev.berth.host.cgroup;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.UUID;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import dev.berth.config.NodeIdentity;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/** Real cgroup v1 hierarchies of this host (root, v1 memory/cpu/cpuacct/pids mounted read-write). */
+class CgroupManagerV1KernelTest {
+
+    private CgroupManager manager;
+    private TaskCgroup cgroup;
+    private Process process;
+
+    @BeforeEach
+    void setUp() throws IOException {
+        CgroupMounts mounts = CgroupMounts.parse(Files.readAllLines(Path.of("/proc/self/mountinfo")));
+        assumeTrue(mounts.version() == CgroupVersion.V1 && Files.isWritable(mounts.v1().get("memory")), "needs writable cgroup v1");
+        manager = new CgroupManager(mounts, new NodeIdentity(UUID.randomUUID().toString()), CgroupManager.REAL_SLEEPER);
+    }
+
+    @AfterEach
+    void tearDown() throws IOException {
+        if (process != null) {
+            process.destroyForcibly();
+        }
+        if (cgroup != null) {
+            cgroup.remove();
+        }
+        if (manager != null) {
+            manager.removeParentIfEmpty();
+            for (Path mount : CgroupMounts.parse(Files.readAllLines(Path.of("/proc/self/mountinfo"))).v1().values()) {
+                assertThat(mount.resolve(manager.parentName())).doesNotExist();
+            }
+        }
+    }
+
+    @Test
+    void createMoveLimitsKillAllAndRemoveAgainstTheKernel() throws IOException {
+        cgroup = manager.create("alloc-" + UUID.randomUUID(), "web", new CgroupLimits(64L << 20, 0, 512, 64)).orElseThrow();
+        assertThat(cgroup.dirs().keySet()).containsExactlyInAnyOrder("memory", "cpu", "cpuacct", "pids");
+        assertThat(cgroup.dir("cpu")).isNotEqualTo(cgroup.dir("cpuacct"));
+
+        // limits read back from the kernel
+        assertThat(read(cgroup.dir("memory"), "memory.limit_in_bytes")).isEqualTo(Long.toString(64L << 20));
+        assertThat(read(cgroup.dir("memory"), "memory.memsw.limit_in_bytes")).isEqualTo(Long.toString(64L << 20));
+        assertThat(read(cgroup.dir("cpu"), "cpu.shares")).isEqualTo("512");
+        assertThat(read(cgroup.dir("pids"), "pids.max")).isEqualTo("64");
+
+        // a shell that forks a grandchild only after it has been moved in
+        process = new ProcessBuilder("/bin/sh", "-c", "read go; sleep 300 & wait").start();
+        cgroup.addProcess(process.pid());
+        assertThat(Files.readString(Path.of("/proc/" + process.pid() + "/cgroup")))
+                .contains("memory:/" + cgroup.name()).contains("cpuacct:/" + cgroup.name()).contains("pids:/" + cgroup.name());
+        try (OutputStream stdin = process.getOutputStream()) {
+            stdin.write("go\n".getBytes(StandardCharsets.US_ASCII));
+        }
+        await().atMost(Duration.ofSeconds(10)).until(() -> cgroup.pids().size() == 2);
+        List<Long> pids = cgroup.pids();
+        long grandchild = pids.stream().filter(p -> p != process.pid()).findFirst().orElseThrow();
+        assertThat(ProcessHandle.of(grandchild).map(ProcessHandle::isAlive)).contains(true);
+
+        assertThat(cgroup.killAll()).isTrue();
+        await().atMost(Duration.ofSeconds(10)).until(() -> ProcessHandle.of(grandchild).map(h -> !h.isAlive()).orElse(true));
+        assertThat(cgroup.pids()).isEmpty();
+
+        cgroup.remove();
+        for (Path dir : cgroup.dirs().values()) {
+            assertThat(dir).doesNotExist();
+        }
+        assertThat(manager.find(cgroup.name())).isEmpty();
+    }
+
+    @Test
+    void removeKillsWhatIsStillRunning() throws IOException {
+        cgroup = manager.create("alloc-" + UUID.randomUUID(), "db", CgroupLimits.none()).orElseThrow();
+        process = new ProcessBuilder("sleep", "300").start();
+        cgroup.addProcess(process.pid());
+
+        cgroup.remove();
+
+        assertThat(process.onExit().join().exitValue()).isEqualTo(137); // SIGKILL
+        assertThat(cgroup.dir("memory")).doesNotExist();
+    }
+
+    private static String read(Path dir, String file) throws IOException {
+        return Files.readString(dir.resolve(file)).strip();
+    }
+}
