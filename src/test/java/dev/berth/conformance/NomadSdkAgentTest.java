@@ -147,7 +147,7 @@ class NomadSdkAgentTest {
             Http.send(port, "DELETE", "/v1/client/allocation/" + id, null);
             StringBuilder seen = new StringBuilder();
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-            while (!seen.toString().contains(id) && System.nanoTime() < deadline && frames.hasNextFrame()) {
+            while (!seen.toString().contains("allocation destroyed: alloc=" + id) && System.nanoTime() < deadline && frames.hasNextFrame()) {
                 byte[] data = frames.nextFrame().getData();
                 if (data != null) {
                     seen.append(new String(data, StandardCharsets.UTF_8));
