@@ -34,6 +34,7 @@ import dev.berth.config.BerthMetrics;
 import dev.berth.config.BerthProperties;
 import dev.berth.device.DeviceAllocator;
 import dev.berth.driver.DriverManager;
+import dev.berth.events.ChangeFeed;
 import dev.berth.fingerprint.NodeRegistry;
 
 /** Wires the alloc service, its runner registry, admission, the runners' shared context, metrics and the lifecycle. */
@@ -82,9 +83,16 @@ class AllocConfiguration {
         return new AllocMetrics(berthMetrics, runners::all, capacity, () -> AllocManager.allocated(runners.all()));
     }
 
+    /** The allocations' modify indexes, submitted documents and change events on the node's feed. */
     @Bean
-    RunnerEvents runnerEvents(AllocRunners runners, NodeAdmission admission, AllocMetrics metrics, Clock clock) {
-        return new RunnerEvents(runners, admission, metrics, clock);
+    AllocChanges allocChanges(ChangeFeed feed, Clock clock) {
+        return new AllocChanges(feed, clock);
+    }
+
+    @Bean
+    RunnerEvents runnerEvents(AllocRunners runners, NodeAdmission admission, AllocMetrics metrics, Clock clock,
+                              AllocChanges changes) {
+        return new RunnerEvents(runners, admission, metrics, clock, changes);
     }
 
     /** What every alloc runner shares: state, drivers, hooks, restart trackers (continued from persisted counters), env. */
@@ -108,8 +116,10 @@ class AllocConfiguration {
 
     @Bean
     AllocManager allocManager(AllocStateStore store, DriverManager drivers, AllocRunners runners, NodeAdmission admission,
-                              AllocRunnerContext runnerContext, RunnerEvents events, BerthProperties props) {
-        return new AllocManager(store, drivers, runners, admission, runnerContext, events, props.client().maxKillTimeout());
+                              AllocRunnerContext runnerContext, RunnerEvents events, BerthProperties props,
+                              AllocChanges changes) {
+        return new AllocManager(store, drivers, runners, admission, runnerContext, events, props.client().maxKillTimeout(),
+                changes);
     }
 
     /** tmpfs for each task's secrets/ and private/ ({@code berth.alloc.secrets-tmpfs}). */

@@ -28,6 +28,7 @@ import dev.berth.alloc.spec.AllocationSpec;
 import dev.berth.alloc.spec.SpecValidationException;
 import dev.berth.alloc.spec.TaskGroupSpec;
 import dev.berth.alloc.spec.TaskSpec;
+import dev.berth.alloc.store.AllocDocument;
 import dev.berth.alloc.store.AllocRecord;
 import dev.berth.alloc.store.AllocStateStore;
 import dev.berth.alloc.store.ClientStatus;
@@ -62,9 +63,10 @@ public class AllocManager {
     private final RunnerEvents events;
     private final Duration maxKillTimeout;
     private final Object admissionLock = new Object();
+    private final AllocChanges changes;
 
     AllocManager(AllocStateStore store, DriverManager drivers, AllocRunners runners, NodeAdmission admission,
-                 AllocRunnerContext runnerContext, RunnerEvents events, Duration maxKillTimeout) {
+                 AllocRunnerContext runnerContext, RunnerEvents events, Duration maxKillTimeout, AllocChanges changes) {
         this.store = store;
         this.drivers = drivers;
         this.runners = runners;
@@ -72,6 +74,13 @@ public class AllocManager {
         this.runnerContext = runnerContext;
         this.events = events;
         this.maxKillTimeout = maxKillTimeout;
+        this.changes = changes;
+        changes.views(this::get);
+    }
+
+    /** The allocations' modify indexes, documents and change events. */
+    public AllocChanges changes() {
+        return changes;
     }
 
     /**
@@ -79,6 +88,15 @@ public class AllocManager {
      * {@code AllocModifyIndex} changes nothing and returns the current state).
      */
     public SubmitResult submit(String pathId, AllocationSpec submitted) throws SpecValidationException, AdmissionException {
+        return submit(pathId, submitted, null);
+    }
+
+    /**
+     * {@link #submit(String, AllocationSpec)} keeping {@code document}, the submitted JSON object whole (unknown fields
+     * included), to be returned around the node's own fields; null keeps the previous one.
+     */
+    public SubmitResult submit(String pathId, AllocationSpec submitted, Map<String, Object> document)
+            throws SpecValidationException, AdmissionException {
         AllocationSpec spec = submitted.id() == null || submitted.id().isEmpty() ? submitted.withId(pathId) : submitted;
         if (!spec.id().equals(pathId)) {
             throw new SpecValidationException("ID", "Allocation ID \"" + spec.id() + "\" does not match the path ID \"" + pathId + "\"");
@@ -90,7 +108,7 @@ public class AllocManager {
         synchronized (admissionLock) {
             Optional<AllocRunner> existing = runners.find(spec.id());
             if (existing.isPresent()) {
-                return update(existing.get(), spec);
+                return update(existing.get(), spec, document);
             }
             if (store.isDeleted(spec.id())) {
                 throw new AdmissionException("id", "Allocation \"" + spec.id() + "\" was destroyed and cannot be reused");
@@ -99,22 +117,52 @@ public class AllocManager {
                 spec = admission.admit(spec, allocated());
             }
             AllocRecord record = new AllocRecord(spec, ClientStatus.PENDING, "No tasks have started");
-            try {
-                store.putAlloc(record);
-            } catch (RuntimeException e) {
-                // Nothing stored: give back what admission took.
-                admission.release(spec.id());
-                throw e;
-            }
-            AllocRunner runner = new AllocRunner(runnerContext, record);
-            runners.add(runner);
-            events.submitted(spec.id());
-            runner.start();
-            return new SubmitResult(Outcome.CREATED, view(runner));
+            String id = spec.id();
+            changes.created(id, spec.namespace(), document, doc -> {
+                try {
+                    store.putAlloc(record);
+                    store.putDocument(id, doc);
+                } catch (RuntimeException e) {
+                    // Nothing stored: give back what admission took.
+                    admission.release(id);
+                    throw e;
+                }
+                AllocRunner runner = new AllocRunner(runnerContext, record);
+                runners.add(runner);
+                events.submitted(id);
+                runner.start();
+            });
+            return new SubmitResult(Outcome.CREATED, view(runners.find(id).orElseThrow()));
         }
     }
 
-    private SubmitResult update(AllocRunner existing, AllocationSpec spec) throws SpecValidationException, AdmissionException {
+    /**
+     * Nomad's {@code /v1/allocation/:id/stop}: stops the allocation as an update with {@code DesiredStatus: stop} would
+     * (the next submitted {@code AllocModifyIndex}, the document kept with its desired status changed).
+     */
+    public AllocView stop(String id) throws UnknownAllocException, SpecValidationException, AdmissionException {
+        AllocRunner r = runner(id);
+        AllocationSpec latest = r.latestSpec();
+        if (latest.desiredTerminal()) {
+            return view(r);
+        }
+        Map<String, Object> doc = changes.entry(id).map(e -> e.document().submitted()).orElse(null);
+        Map<String, Object> stopped = doc == null ? null : new java.util.LinkedHashMap<>(doc);
+        if (stopped != null) {
+            stopped.put("DesiredStatus", AllocationSpec.DESIRED_STOP);
+            stopped.put("DesiredDescription", STOPPED_BY_USER);
+            if (stopped.get("AllocModifyIndex") instanceof Number) {
+                stopped.put("AllocModifyIndex", latest.modifyIndex() + 1);
+            }
+        }
+        AllocationSpec next = latest.withDesiredStatus(AllocationSpec.DESIRED_STOP).withAllocModifyIndex(latest.modifyIndex() + 1);
+        return submit(id, next, stopped).view();
+    }
+
+    /** {@code DesiredDescription} of an allocation stopped through {@link #stop}. */
+    public static final String STOPPED_BY_USER = "alloc was stopped by request";
+
+    private SubmitResult update(AllocRunner existing, AllocationSpec spec, Map<String, Object> document) throws SpecValidationException, AdmissionException {
         if (spec.modifyIndex() <= existing.record().spec().modifyIndex()) {
             return new SubmitResult(Outcome.STALE, view(existing));
         }
@@ -128,10 +176,14 @@ public class AllocManager {
         }
         // Ports and resources stay as admitted; an update does not re-admit.
         existing.update(spec.withAllocatedResources(existing.record().spec().allocatedResources()));
+        store.putDocument(spec.id(), changes.resubmitted(spec.id(), spec.namespace(), document, spec.desiredTerminal()));
         return new SubmitResult(Outcome.UPDATED, view(existing));
     }
 
     private void validateDrivers(AllocationSpec spec) throws SpecValidationException {
+        if (spec.desiredTerminal()) {
+            return; // a stop needs no healthy driver
+        }
         TaskGroupSpec group = spec.group().orElseThrow();
         for (TaskSpec t : group.tasks()) {
             String field = "Job.TaskGroups[" + group.name() + "].Tasks[" + t.name() + "]";
@@ -190,11 +242,13 @@ public class AllocManager {
     }
 
     public Optional<AllocView> get(String id) {
-        return runners.find(id).map(AllocManager::view);
+        return runners.find(id).map(this::view);
     }
 
-    private static AllocView view(AllocRunner r) {
-        return new AllocView(r.record(), r.taskStates());
+    private AllocView view(AllocRunner r) {
+        AllocChanges.Entry entry = changes.entry(r.id()).orElse(null);
+        return entry == null ? new AllocView(r.record(), r.taskStates())
+                : new AllocView(r.record(), r.taskStates(), entry.document(), entry.modifyIndex(), entry.modifyTimeNs());
     }
 
     /** The runner of a known allocation, if any (device health acts on its tasks). */
@@ -296,9 +350,11 @@ public class AllocManager {
      */
     public void restore() {
         java.util.Set<String> destroying = store.destroying();
+        Map<String, AllocDocument> documents = store.documents();
         for (AllocRecord rec : store.allocs()) {
             try {
                 AllocationSpec spec = rec.spec();
+                changes.restored(spec.id(), spec.namespace(), documents.get(spec.id()));
                 if (destroying.contains(spec.id())) {
                     // the previous agent stopped before this destroy finished: finish it, never run the alloc again
                     AllocRunner runner = new AllocRunner(runnerContext, rec, true);

@@ -12,6 +12,7 @@ import org.slf4j.LoggerFactory;
 import dev.berth.alloc.admission.NodeAdmission;
 import dev.berth.alloc.runner.AllocRunnerContext;
 import dev.berth.alloc.runner.AllocRunners;
+import dev.berth.alloc.task.TaskState;
 
 /**
  * What the node does when its runners report: metrics, start latency (from the PUT of a new alloc to its first task
@@ -25,9 +26,11 @@ final class RunnerEvents implements AllocRunnerContext.AllocListener {
     private final NodeAdmission admission;
     private final AllocMetrics metrics;
     private final Clock clock;
+    private final AllocChanges changes;
     private final Map<String, Instant> submittedAt = new ConcurrentHashMap<>();
 
-    RunnerEvents(AllocRunners runners, NodeAdmission admission, AllocMetrics metrics, Clock clock) {
+    RunnerEvents(AllocRunners runners, NodeAdmission admission, AllocMetrics metrics, Clock clock, AllocChanges changes) {
+        this.changes = changes;
         this.runners = runners;
         this.admission = admission;
         this.metrics = metrics;
@@ -45,6 +48,11 @@ final class RunnerEvents implements AllocRunnerContext.AllocListener {
         if (put != null) {
             metrics.started(Duration.between(put, clock.instant()));
         }
+    }
+
+    @Override
+    public void taskStateChanged(String allocId, String task, TaskState oldState, TaskState newState) {
+        changes.touched(allocId);
     }
 
     @Override
@@ -71,6 +79,7 @@ final class RunnerEvents implements AllocRunnerContext.AllocListener {
     public void allocDestroyed(String allocId) {
         // Devices stay reserved while the alloc exists (also when terminal), as Nomad keeps them until GC/destroy.
         admission.release(allocId);
+        changes.removed(allocId, runners.find(allocId).map(r -> r.record().spec().namespace()).orElse(null));
         runners.remove(allocId);
         submittedAt.remove(allocId);
         log.info("allocation destroyed: alloc={}", allocId);

@@ -52,7 +52,7 @@ class AclFilter extends OncePerRequestFilter {
     /** What a request needs; {@code null} means nothing (anonymous access). */
     static TokenScope requiredScope(String method, String path, boolean anonymousMetrics) {
         boolean safe = SAFE_METHODS.contains(method);
-        if (!safe) {
+        if (!safe || isGc(path)) {
             return TokenScope.WRITE;
         }
         if (anonymousMetrics && (METRICS_PATHS.contains(path) || path.startsWith("/actuator/health/"))) {
@@ -62,6 +62,12 @@ class AclFilter extends OncePerRequestFilter {
             return null;
         }
         return TokenScope.READ;
+    }
+
+    /** Garbage collection destroys data: write scope with any method (Nomad accepts GET for it). */
+    static boolean isGc(String path) {
+        return "/v1/client/gc".equals(path) || "/v1/system/gc".equals(path)
+                || (path.startsWith("/v1/client/allocation/") && path.endsWith("/gc"));
     }
 
     /**

@@ -2,11 +2,16 @@ package dev.berth.api;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
+
+import jakarta.servlet.http.HttpServletRequest;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 import org.springframework.http.ResponseEntity;
+import org.springframework.http.converter.HttpMessageNotReadableException;
+import org.springframework.http.server.ServletServerHttpRequest;
 import org.springframework.web.bind.annotation.DeleteMapping;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
@@ -17,6 +22,10 @@ import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RequestMethod;
 import org.springframework.web.bind.annotation.RestController;
 
+import tools.jackson.core.JacksonException;
+import tools.jackson.core.type.TypeReference;
+import tools.jackson.databind.json.JsonMapper;
+
 import dev.berth.alloc.AllocExceptions.BadRequestException;
 import dev.berth.alloc.AllocExceptions.ConflictException;
 import dev.berth.alloc.AllocExceptions.UnknownAllocException;
@@ -25,12 +34,9 @@ import dev.berth.alloc.AllocManager;
 import dev.berth.alloc.admission.AdmissionException;
 import dev.berth.alloc.spec.AllocationSpec;
 import dev.berth.alloc.spec.SpecValidationException;
-import dev.berth.api.AllocationDtos.AllocationDto;
 import dev.berth.api.AllocationDtos.IndexResponse;
 import dev.berth.api.AllocationDtos.RestartRequest;
 import dev.berth.api.AllocationDtos.SignalRequest;
-import dev.berth.config.BerthProperties;
-import dev.berth.config.NodeIdentity;
 
 /**
  * Allocation submission and lifecycle: Nomad's client alloc endpoints plus our {@code PUT}/{@code DELETE}. Thin: parse, call
@@ -43,13 +49,13 @@ class AllocationController {
     private static final Duration DESTROY_WAIT = Duration.ofSeconds(90);
 
     private final AllocManager allocs;
-    private final String nodeId;
-    private final String nodeName;
+    private final JsonMapper json;
+    private final AllocationJson render;
 
-    AllocationController(AllocManager allocs, NodeIdentity node, BerthProperties props) {
+    AllocationController(AllocManager allocs, AllocationJson render, JsonMapper json) {
         this.allocs = allocs;
-        this.nodeId = node.id();
-        this.nodeName = props.name();
+        this.json = json;
+        this.render = render;
     }
 
     /**
@@ -57,21 +63,32 @@ class AllocationController {
      * {@code updated} or {@code stale} (a stale or equal {@code AllocModifyIndex} changes nothing).
      */
     @PutMapping("/v1/client/allocation/{id}")
-    ResponseEntity<AllocationDto> submit(@PathVariable String id, @RequestBody AllocationSpec body)
+    ResponseEntity<Map<String, Object>> submit(@PathVariable String id, @RequestBody byte[] body, HttpServletRequest request)
             throws SpecValidationException, AdmissionException {
-        AllocManager.SubmitResult result = allocs.submit(id, body);
-        return ResponseEntity.ok().header("X-Berth-Submit", result.outcome().name().toLowerCase(java.util.Locale.ROOT))
-                .body(dto(result.view()));
+        AllocationSpec spec;
+        Map<String, Object> document;
+        try {
+            spec = json.readValue(body, AllocationSpec.class);
+            document = json.readValue(body, DOCUMENT);
+        } catch (JacksonException e) {
+            throw new HttpMessageNotReadableException("Failed to decode body: " + e.getOriginalMessage(), e,
+                    new ServletServerHttpRequest(request));
+        }
+        if (spec == null || document == null) {
+            throw new HttpMessageNotReadableException("Required request body is missing", new ServletServerHttpRequest(request));
+        }
+        AllocManager.SubmitResult result = allocs.submit(id, spec, document);
+        return ResponseEntity.ok().headers(NomadQuery.headers(result.view().modifyIndex()))
+                .header("X-Berth-Submit", result.outcome().name().toLowerCase(java.util.Locale.ROOT))
+                .body(render.full(result.view()));
     }
+
+    private static final TypeReference<Map<String, Object>> DOCUMENT = new TypeReference<>() {
+    };
 
     @GetMapping("/v1/client/allocations")
-    List<AllocationDto> list() {
-        return allocs.list().stream().map(this::dto).toList();
-    }
-
-    @GetMapping("/v1/allocation/{id}")
-    AllocationDto get(@PathVariable String id) throws UnknownAllocException {
-        return allocs.get(id).map(this::dto).orElseThrow(() -> new UnknownAllocException(id));
+    List<Map<String, Object>> list() {
+        return allocs.list().stream().map(render::full).toList();
     }
 
     // Nomad accepts any method; we take only mutating ones so the ACL filter requires write scope for a restart.
@@ -110,7 +127,4 @@ class AllocationController {
         return IndexResponse.ZERO;
     }
 
-    private AllocationDto dto(dev.berth.alloc.AllocView view) {
-        return AllocationDto.of(view, nodeId, nodeName);
-    }
 }

@@ -33,8 +33,16 @@ final class EventJson {
         }
     };
 
+    private final AllocationJson allocations;
+
     EventJson(JsonMapper jsonMapper) {
+        this(jsonMapper, null);
+    }
+
+    /** With {@code allocations}, an allocation change's {@code AllocView} payload is rendered as the API renders it. */
+    EventJson(JsonMapper jsonMapper, AllocationJson allocations) {
         this.jsonMapper = jsonMapper;
+        this.allocations = allocations;
     }
 
     /** The event object for a change. */
@@ -72,8 +80,10 @@ final class EventJson {
     }
 
     private ObjectNode render(Change change) {
-        JsonNode payload = change.payload() == null ? JsonNodeFactory.instance.nullNode()
-                : change.payload() instanceof JsonNode node ? node.deepCopy() : jsonMapper.valueToTree(change.payload());
+        Object raw = allocations != null && change.payload() instanceof dev.berth.alloc.AllocView view
+                ? allocations.full(view) : change.payload();
+        JsonNode payload = raw == null ? JsonNodeFactory.instance.nullNode()
+                : raw instanceof JsonNode node ? node.deepCopy() : jsonMapper.valueToTree(raw);
         if (change.topic() == Topic.Allocation && payload instanceof ObjectNode alloc) {
             alloc.remove("Job");
         }

@@ -39,10 +39,10 @@ class EventStreamController implements SmartLifecycle {
     private final AtomicBoolean stopped = new AtomicBoolean(true);
     private final AtomicInteger open = new AtomicInteger();
 
-    EventStreamController(ChangeFeed feed, EventStreamProperties properties, JsonMapper jsonMapper) {
+    EventStreamController(ChangeFeed feed, EventStreamProperties properties, JsonMapper jsonMapper, AllocationJson allocations) {
         this.feed = feed;
         this.properties = properties;
-        this.json = new EventJson(jsonMapper);
+        this.json = new EventJson(jsonMapper, allocations);
     }
 
     @GetMapping("/v1/event/stream")

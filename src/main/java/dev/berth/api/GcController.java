@@ -5,7 +5,6 @@ import org.springframework.http.ProblemDetail;
 import org.springframework.web.ErrorResponseException;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.RequestMapping;
-import org.springframework.web.bind.annotation.RequestMethod;
 import org.springframework.web.bind.annotation.RestController;
 
 import dev.berth.alloc.AllocExceptions.UnknownAllocException;
@@ -15,7 +14,8 @@ import dev.berth.alloc.gc.NotEligibleForGcException;
 /**
  * Forced garbage collection (§2): {@code /v1/client/allocation/:id/gc} destroys one terminal alloc, {@code /v1/client/gc}
  * every terminal alloc. Both answer once the destroys finished; the body is empty. Nomad accepts any method; Berth takes
- * only POST/PUT, because the ACL filter lets a read-scoped token use GET and a GC destroys data (write scope).
+ * any method too (the SDK sends GET); the ACL filter asks write scope for these paths whatever the method, because a GC
+ * destroys data.
  */
 @RestController
 class GcController {
@@ -26,7 +26,7 @@ class GcController {
         this.gc = gc;
     }
 
-    @RequestMapping(path = "/v1/client/allocation/{id}/gc", method = {RequestMethod.POST, RequestMethod.PUT})
+    @RequestMapping(path = "/v1/client/allocation/{id}/gc")
     void collect(@PathVariable String id) throws InterruptedException {
         try {
             gc.collect(id);
@@ -38,7 +38,7 @@ class GcController {
         }
     }
 
-    @RequestMapping(path = "/v1/client/gc", method = {RequestMethod.POST, RequestMethod.PUT})
+    @RequestMapping(path = "/v1/client/gc")
     void collectAll() throws InterruptedException {
         gc.collectAll();
     }

@@ -12,10 +12,9 @@ import java.util.Objects;
  *       <em>without</em> the unit ({@code berth.host.memory.total}); the Prometheus registry appends the
  *       {@code baseUnit} ({@code berth_host_memory_total_bytes}) and, for counters, {@code _total}.</li>
  *   <li>{@code nomadName} is Nomad's go-metrics key ({@code nomad.client.host.memory.total}); in {@code nomad} mode it
- *       is registered without a base unit, so it becomes {@code nomad_client_host_memory_total}. Caveat of the
- *       Prometheus Java client: a gauge name ending in {@code .total}/{@code .info}/{@code .created}/{@code .bucket}
- *       loses that suffix in the exposition ({@code nomad_client_host_memory}), and counters always get
- *       {@code _total} appended.</li>
+ *       is registered without a base unit, so it becomes {@code nomad_client_host_memory_total}. The Prometheus Java
+ *       client strips a trailing {@code _total} from a gauge ({@code nomad_client_host_memory}); Nomad's exact name is
+ *       written beside it, untyped ({@code NomadTotalNames}). Counters always get {@code _total} appended.</li>
  *   <li>Either name may be {@code null}: the metric then exists only in the other mode.</li>
  *   <li>{@code prometheusScale} converts the value reported by the caller (Nomad's unit) into the base unit for
  *       {@code prometheus} mode, e.g. {@code 0.01} for a percentage exported as a ratio. Nomad mode always gets the

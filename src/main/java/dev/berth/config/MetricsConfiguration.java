@@ -4,6 +4,9 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.config.MeterFilter;
 
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+
+import org.springframework.boot.micrometer.metrics.autoconfigure.MeterRegistryCustomizer;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
@@ -21,6 +24,16 @@ class MetricsConfiguration {
     @Bean
     MeterFilter berthPrometheusLintFilter() {
         return new PrometheusLintMeterFilter();
+    }
+
+    /** In Nomad naming, Nomad's {@code .total} gauges keep their suffix (see {@link NomadTotalNames}). */
+    @Bean
+    MeterRegistryCustomizer<PrometheusMeterRegistry> berthNomadTotalNames(BerthProperties properties) {
+        return registry -> {
+            if (properties.metrics().naming() == MetricsNaming.NOMAD) {
+                registry.getPrometheusRegistry().register(new NomadTotalNames(registry));
+            }
+        };
     }
 
     /** Nomad puts {@code host=<hostname>} on every metric; Boot applies MeterFilter beans to its registries. */

@@ -19,6 +19,8 @@ import org.springframework.stereotype.Component;
 import dev.berth.config.BerthProperties;
 import dev.berth.config.Hostnames;
 import dev.berth.config.NodeIdentity;
+import dev.berth.events.ChangeFeed;
+import dev.berth.events.Topic;
 
 /**
  * Holds the current {@link Node} snapshot. All changes go through {@link #update}, which serialises them under
@@ -40,16 +42,30 @@ public class NodeRegistry {
     private volatile Node node;
     /** Listener beans still to be subscribed (null once done); guarded by {@link #lock}. */
     private ObjectProvider<NodeListener> listenerBeans;
+    /** The node's change feed: node modify indexes are node indexes, and each change is published (null in tests). */
+    private volatile ChangeFeed feed;
 
     @Autowired
     public NodeRegistry(NodeIdentity identity, BerthProperties properties, Clock clock,
-                        ObjectProvider<NodeListener> listenerBeans, ObjectProvider<NodeEventStore> eventStore) {
+                        ObjectProvider<NodeListener> listenerBeans, ObjectProvider<NodeEventStore> eventStore,
+                        ObjectProvider<ChangeFeed> feed) {
         // The kernel's host name (no name resolution: Berth never sends traffic off loopback by itself).
         this(initialNode(identity, properties, Hostnames.local(), clock),
                 clock, eventStore.getIfAvailable());
         // Looked up at the first change, not here: listener beans may themselves depend on this registry.
         this.listenerBeans = listenerBeans;
+        ChangeFeed changes = feed.getIfAvailable();
+        if (changes != null) {
+            this.feed = changes;
+            try (ChangeFeed.Pending pending = changes.begin()) {
+                this.node = node.withModifyIndex(pending.index());
+                pending.publish(Topic.Node, NODE_REGISTRATION, node.id(), null, node);
+            }
+        }
     }
+
+    /** Nomad's event type for a node registered or updated. */
+    public static final String NODE_REGISTRATION = "NodeRegistration";
 
     /** For tests and tools: starts from {@code initial}, events in memory only. */
     public NodeRegistry(Node initial, Clock clock) {
@@ -130,8 +146,13 @@ public class NodeRegistry {
             if (after.sameContentAs(before)) {
                 return before;
             }
-            Node next = after.withModifyIndex(before.modifyIndex() + 1);
+            ChangeFeed changes = feed;
+            ChangeFeed.Pending pending = changes == null ? null : changes.begin();
+            Node next = after.withModifyIndex(pending == null ? before.modifyIndex() + 1 : pending.index());
             node = next;
+            if (pending != null) {
+                pending.publish(Topic.Node, NODE_REGISTRATION, next.id(), null, next);
+            }
             if (eventStore != null && !next.events().equals(before.events())) {
                 next.events().stream().filter(e -> !before.events().contains(e)).forEach(this::store);
             }

@@ -31,6 +31,10 @@ class AllocEntity {
     @Column(name = "client_description", nullable = false)
     private String clientDescription;
 
+    @Lob
+    @Column(name = "doc_json")
+    private String docJson;
+
     @Column(name = "updated_at", nullable = false)
     private Instant updatedAt;
 
@@ -48,6 +52,18 @@ class AllocEntity {
         this.clientStatus = clientStatus;
         this.clientDescription = clientDescription.length() > 255 ? clientDescription.substring(0, 255) : clientDescription;
         this.updatedAt = now;
+    }
+
+    String docJson() {
+        return docJson;
+    }
+
+    void docJson(String json) {
+        this.docJson = json;
+    }
+
+    String id() {
+        return id;
     }
 
     String specJson() {

@@ -14,6 +14,7 @@ import org.springframework.transaction.support.TransactionTemplate;
 
 import tools.jackson.databind.json.JsonMapper;
 
+import dev.berth.alloc.store.AllocDocument;
 import dev.berth.alloc.store.AllocRecord;
 import dev.berth.alloc.store.AllocStateStore;
 import dev.berth.alloc.task.TaskLocalState;
@@ -144,6 +145,34 @@ class JpaAllocStateStore implements AllocStateStore {
                 // task rows exist only for stored allocs: deleteAlloc removes them in the same transaction
                 if (e.localJson() != null) {
                     m.put(e.allocId() + "/" + e.taskName(), json.readValue(e.localJson(), TaskLocalState.class));
+                }
+            }
+            return m;
+        });
+    }
+
+    @Override
+    public boolean putDocument(String allocId, AllocDocument document) {
+        String value = json.writeValueAsString(document);
+        return locked(allocId, () -> {
+            if (tombstones.existsById(allocId)) {
+                return false;
+            }
+            return allocs.findById(allocId).map(e -> {
+                e.docJson(value);
+                allocs.save(e);
+                return true;
+            }).orElse(false);
+        });
+    }
+
+    @Override
+    public Map<String, AllocDocument> documents() {
+        return tx.execute(status -> {
+            Map<String, AllocDocument> m = new java.util.HashMap<>();
+            for (AllocEntity e : allocs.findAll()) {
+                if (e.docJson() != null) {
+                    m.put(e.id(), json.readValue(e.docJson(), AllocDocument.class));
                 }
             }
             return m;

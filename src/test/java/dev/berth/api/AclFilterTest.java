@@ -120,6 +120,10 @@ class AclFilterTest {
     void requiredScopeByMethodAndPath() {
         assertThat(AclFilter.requiredScope("GET", "/v1/client/stats", true)).isEqualTo(TokenScope.READ);
         assertThat(AclFilter.requiredScope("DELETE", "/v1/client/allocation/x", true)).isEqualTo(TokenScope.WRITE);
+        // garbage collection destroys data: write scope with any method (Nomad accepts GET for it)
+        assertThat(AclFilter.requiredScope("GET", "/v1/client/allocation/x/gc", true)).isEqualTo(TokenScope.WRITE);
+        assertThat(AclFilter.requiredScope("GET", "/v1/client/gc", true)).isEqualTo(TokenScope.WRITE);
+        assertThat(AclFilter.requiredScope("GET", "/v1/client/allocation/x/stats", true)).isEqualTo(TokenScope.READ);
         assertThat(AclFilter.requiredScope("POST", "/v1/client/allocation/x/signal", true)).isEqualTo(TokenScope.WRITE);
         assertThat(AclFilter.requiredScope("GET", "/actuator/prometheus", true)).isNull();
         assertThat(AclFilter.requiredScope("GET", "/v1/agent/health", true)).isNull();

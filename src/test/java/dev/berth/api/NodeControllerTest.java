@@ -37,6 +37,11 @@ class NodeControllerTest {
     @TestConfiguration
     static class Nodes {
         @Bean
+        dev.berth.events.BlockingQueries blockingQueries() {
+            return new dev.berth.events.BlockingQueries(dev.berth.alloc.AllocChanges.standalone(Clock.systemUTC()).feed());
+        }
+
+        @Bean
         NodeRegistry nodeRegistry() {
             NodeRegistry registry = TestNodes.registry(Clock.fixed(TestNodes.T0, ZoneOffset.UTC));
             registry.update(n -> n

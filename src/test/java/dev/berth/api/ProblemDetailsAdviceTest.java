@@ -81,11 +81,20 @@ class ProblemDetailsAdviceTest {
     }
 
     @Test
-    void problemIsJsonEvenWhenTheClientAsksForText() {
+    void aClientAskingForTextGetsNomadsPlainErrorText() {
+        // Nomad writes errors as text/plain; problem details stay the answer for everyone who does not ask for text
         assertThat(mvc.get().uri("/v1/things/a1").accept(MediaType.TEXT_PLAIN))
                 .hasStatus(HttpStatus.NOT_FOUND)
-                .hasContentType(MediaType.APPLICATION_PROBLEM_JSON)
-                .bodyJson().extractingPath("$.detail").isEqualTo("Unknown allocation \"a1\"");
+                .hasContentTypeCompatibleWith(MediaType.TEXT_PLAIN)
+                .hasBodyTextEqualTo("Unknown allocation \"a1\"");
+    }
+
+    @Test
+    void nomadsOwnClientsGetThePlainErrorText() {
+        assertThat(mvc.get().uri("/v1/things/a1").header("User-Agent", "Go-http-client/1.1"))
+                .hasStatus(HttpStatus.NOT_FOUND)
+                .hasContentTypeCompatibleWith(MediaType.TEXT_PLAIN)
+                .hasBodyTextEqualTo("Unknown allocation \"a1\"");
     }
 
     @Test

@@ -45,8 +45,9 @@ class NomadNamingIntegrationTest {
         String host = Hostnames.local();
         String nodeLabels = "datacenter=\"" + properties.datacenter() + "\",host=\"" + host + "\",node_class=\"none\",node_id=\""
                 + node.id() + "\"";
-        // Prometheus' Java client drops a trailing "_total" from gauge names: Nomad's memory.total becomes this name
-        assertThat(exposition.value("nomad_client_host_memory{" + nodeLabels + "}")).isGreaterThan(0);
+        // Nomad's exact name, "_total" kept (untyped, which promtool accepts; a gauge named *_total it refuses)
+        assertThat(exposition.value("nomad_client_host_memory_total{" + nodeLabels + "}")).isGreaterThan(0);
+        assertThat(exposition.types()).containsEntry("nomad_client_host_memory_total", "untyped");
         assertThat(exposition.value("nomad_client_host_memory_available{" + nodeLabels + "}")).isGreaterThan(0);
         assertThat(exposition.types()).containsEntry("nomad_client_host_memory_used", "gauge")
                 .containsEntry("nomad_client_host_memory_free", "gauge")

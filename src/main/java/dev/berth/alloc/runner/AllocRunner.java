@@ -138,6 +138,13 @@ public final class AllocRunner {
         return runDone;
     }
 
+    /** The newest accepted spec: a queued update, else the applied one. */
+    public AllocationSpec latestSpec() {
+        AllocationSpec queued = pendingUpdate.get();
+        AllocationSpec applied = record.get().spec();
+        return queued != null && queued.modifyIndex() > applied.modifyIndex() ? queued : applied;
+    }
+
     /** Whether an applied or still queued update stops this alloc (a waiting prerun hook polls it). */
     public boolean stopRequested() {
         AllocationSpec queued = pendingUpdate.get();

@@ -81,6 +81,11 @@ public record AllocationSpec(
                 allocatedResources);
     }
 
+    public AllocationSpec withAllocModifyIndex(long index) {
+        return new AllocationSpec(id, name, namespace, jobId, job, taskGroup, desiredStatus, index, previousAllocation,
+                allocatedResources);
+    }
+
     public AllocationSpec withJob(JobSpec newJob) {
         return new AllocationSpec(id, name, namespace, jobId, newJob, taskGroup, desiredStatus, allocModifyIndex,
                 previousAllocation, allocatedResources);

@@ -60,6 +60,15 @@ public interface AllocStateStore extends TaskStateStore {
     /** IDs of stored allocations whose destroy was asked for and not finished ({@link #deleteAlloc} clears it). */
     java.util.Set<String> destroying();
 
+    /**
+     * Stores the allocation's submitted document and indexes beside its record. False (nothing written) when the
+     * allocation is not stored or was deleted; {@link #deleteAlloc} removes it with the allocation.
+     */
+    boolean putDocument(String allocId, AllocDocument document);
+
+    /** Every stored allocation's document by ID (read once at start-up). */
+    Map<String, AllocDocument> documents();
+
     /** Removes everything of the allocation and tombstones its ID. Idempotent. */
     void deleteAlloc(String allocId);
 

@@ -130,6 +130,18 @@ final class CrashPointStore implements AllocStateStore, AutoCloseable {
     }
 
     @Override
+    public boolean putDocument(String allocId, dev.berth.alloc.store.AllocDocument document) {
+        boolean[] out = new boolean[1];
+        write(new Write("document", allocId, null, null), () -> out[0] = disk.putDocument(allocId, document));
+        return out[0];
+    }
+
+    @Override
+    public java.util.Map<String, dev.berth.alloc.store.AllocDocument> documents() {
+        return disk.documents();
+    }
+
+    @Override
     public boolean isDeleted(String allocId) {
         return disk.isDeleted(allocId);
     }

@@ -10,6 +10,7 @@ import java.util.concurrent.CompletableFuture;
 
 import org.junit.jupiter.api.Test;
 
+import dev.berth.alloc.store.AllocDocument;
 import dev.berth.alloc.store.AllocRecord;
 import dev.berth.alloc.store.AllocStateStore;
 import dev.berth.alloc.store.ClientStatus;
@@ -187,6 +188,16 @@ class ReconcilerTest {
         @Override
         public java.util.Set<String> destroying() {
             return d.destroying();
+        }
+
+        @Override
+        public boolean putDocument(String allocId, AllocDocument document) {
+            return d.putDocument(allocId, document);
+        }
+
+        @Override
+        public Map<String, AllocDocument> documents() {
+            return d.documents();
         }
 
         @Override

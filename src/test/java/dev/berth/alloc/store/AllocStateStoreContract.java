@@ -94,6 +94,23 @@ public abstract class AllocStateStoreContract {
     }
 
     @Test
+    void storesTheSubmittedDocumentBesideTheRecordAndDeletesItWithIt() {
+        assertThat(store().putDocument("sdoc", new AllocDocument(Map.of("ID", "sdoc"), 1, 1, 5))).as("no alloc yet").isFalse();
+        store().putAlloc(new AllocRecord(spec("sdoc"), ClientStatus.PENDING, ""));
+        Map<String, Object> submitted = new java.util.LinkedHashMap<>();
+        submitted.put("ID", "sdoc");
+        submitted.put("FutureField", Map.of("Nested", List.of(1, "two", true)));
+        AllocDocument doc = new AllocDocument(submitted, 7, 9, 1_700_000_000_123_456_789L);
+        assertThat(store().putDocument("sdoc", doc)).isTrue();
+        // a record write leaves the document alone
+        store().putAlloc(new AllocRecord(spec("sdoc"), ClientStatus.RUNNING, "Tasks are running"));
+        assertThat(store().documents()).containsEntry("sdoc", doc);
+        store().deleteAlloc("sdoc");
+        assertThat(store().documents()).doesNotContainKey("sdoc");
+        assertThat(store().putDocument("sdoc", doc)).isFalse();
+    }
+
+    @Test
     void replacesAnAllocation() {
         store().putAlloc(new AllocRecord(spec("s2"), ClientStatus.PENDING, ""));
         store().putAlloc(new AllocRecord(spec("s2").withDesiredStatus("stop"), ClientStatus.COMPLETE, "All tasks have completed"));

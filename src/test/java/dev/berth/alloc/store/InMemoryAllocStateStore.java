@@ -21,6 +21,21 @@ public final class InMemoryAllocStateStore implements AllocStateStore {
     private final Map<String, Map<String, TaskLocalState>> localStates = new HashMap<>();
     private final Set<String> deleted = new java.util.HashSet<>();
     private final Set<String> destroying = new java.util.HashSet<>();
+    private final Map<String, AllocDocument> documents = new HashMap<>();
+
+    @Override
+    public synchronized boolean putDocument(String allocId, AllocDocument document) {
+        if (!allocs.containsKey(allocId)) {
+            return false;
+        }
+        documents.put(allocId, document);
+        return true;
+    }
+
+    @Override
+    public synchronized Map<String, AllocDocument> documents() {
+        return Map.copyOf(documents);
+    }
 
     @Override
     public synchronized boolean putAlloc(AllocRecord alloc) {
@@ -76,6 +91,7 @@ public final class InMemoryAllocStateStore implements AllocStateStore {
         allocs.remove(allocId);
         taskStates.remove(allocId);
         localStates.remove(allocId);
+        documents.remove(allocId);
     }
 
     @Override
