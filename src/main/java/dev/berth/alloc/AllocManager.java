@@ -104,7 +104,7 @@ public class AllocManager {
         AllocSpecs.validateStructure(spec);
         spec = AllocSpecs.withDefaults(spec, maxKillTimeout);
         AllocSpecs.validatePolicies(spec);
-        validateDrivers(spec);
+        DriverChecks.validate(drivers, spec);
         synchronized (admissionLock) {
             Optional<AllocRunner> existing = runners.find(spec.id());
             if (existing.isPresent()) {
@@ -178,37 +178,6 @@ public class AllocManager {
         existing.update(spec.withAllocatedResources(existing.record().spec().allocatedResources()));
         store.putDocument(spec.id(), changes.resubmitted(spec.id(), spec.namespace(), document, spec.desiredTerminal()));
         return new SubmitResult(Outcome.UPDATED, view(existing));
-    }
-
-    private void validateDrivers(AllocationSpec spec) throws SpecValidationException {
-        if (spec.desiredTerminal()) {
-            return; // a stop needs no healthy driver
-        }
-        TaskGroupSpec group = spec.group().orElseThrow();
-        for (TaskSpec t : group.tasks()) {
-            String field = "Job.TaskGroups[" + group.name() + "].Tasks[" + t.name() + "]";
-            TaskDriver driver = drivers.driver(t.driver()).orElseThrow(() ->
-                    new SpecValidationException(field + ".Driver", "Unknown driver \"" + t.driver() + "\""));
-            HealthState health;
-            try {
-                health = driver.fingerprint().health();
-            } catch (RuntimeException e) {
-                health = HealthState.UNDETECTED;
-            }
-            if (health != HealthState.HEALTHY) {
-                throw new SpecValidationException(field + ".Driver", "Driver \"" + t.driver() + "\" is "
-                        + (health == HealthState.UNDETECTED ? "disabled or not detected" : "unhealthy") + " on this node");
-            }
-            try {
-                driver.validate(t.config() == null ? Map.of() : t.config());
-            } catch (TaskConfigValidationException e) {
-                throw new SpecValidationException(field + ".Config" + (e.field() == null ? "" : "." + e.field()), e.getMessage());
-            } catch (RuntimeException e) {
-                // a driver's validation must refuse, never crash: whatever it threw, this config is not one it can run
-                log.warn("driver {} failed validating a config; refusing it", t.driver(), e);
-                throw new SpecValidationException(field + ".Config", "Invalid driver config: " + e);
-            }
-        }
     }
 
     /** What allocs that are neither desired- nor client-terminal hold. */

@@ -7,7 +7,7 @@ import jakarta.persistence.Entity;
 import jakarta.persistence.Id;
 import jakarta.persistence.Table;
 
-/** A destroy that was asked for and is not finished yet (issue 14). */
+/** A destroy that was asked for and is not finished yet. */
 @Entity
 @Table(name = "alloc_destroy_intent")
 class AllocDestroyIntentEntity {

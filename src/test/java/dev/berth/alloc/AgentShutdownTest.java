@@ -79,7 +79,7 @@ class AgentShutdownTest {
             assertThat(berthThreads()).contains("berth-alloc-shut1", "berth-task-shut1-sleeper");
             MeterRegistry registry = ctx.getBean(MeterRegistry.class);
             // The task runner reports the start to the metrics listener after it persisted the Started state (which makes
-            // the alloc "running"): on a busy machine the test thread can look in between (issue 14), so wait for them.
+            // the alloc "running"): on a busy machine the test thread can look in between, so wait for them.
             await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
                 assertThat(registry.get("berth.client.allocations").tag("status", "running").gauge().value()).isEqualTo(1.0);
                 assertThat(registry.get("berth.client.tasks").tag("state", "running").gauge().value()).isEqualTo(1.0);

@@ -31,7 +31,7 @@ import static org.awaitility.Awaitility.await;
  * <p>Size: {@code -Dberth.fault.rounds} kill rounds (default 3); round {@code r} (from 0) submits {@code per-round + r × growth}
  * allocations concurrently ({@code -Dberth.fault.per-round}, default 12; {@code -Dberth.fault.growth}, default 0), all alive
  * at the end. In {@code mvn verify} it runs 3 × 12; {@code .ci/run} runs it again with fixed seeds, 4 rounds of 10, 20, 30
- * and 40 (100 allocations), while a CPU hog runs beside it (issue 14). The seed is logged; {@code -Dberth.fault.seed=…}
+ * and 40 (100 allocations), while a CPU hog runs beside it. The seed is logged; {@code -Dberth.fault.seed=…}
  * replays a run.
  */
 class AgentCrashFaultTest {
@@ -82,7 +82,7 @@ class AgentCrashFaultTest {
             known.add(a.path("ID").asString());
         }
         // Every known alloc gets its task running (reattached, or started now when the crash came before its start) within
-        // 45 s of the restarted agent accepting traffic (issue 14).
+        // 45 s of the restarted agent accepting traffic.
         await().atMost(Duration.ofSeconds(45)).until(() -> {
             for (JsonNode a : agent.allocs()) {
                 if (!"running".equals(a.path("ClientStatus").asString())) {

@@ -60,7 +60,7 @@ public final class Reconciler {
                 stopped.add(rec.id());
             }
         }
-        // A destroy the last agent did not finish (issue 14): its processes are killed like those of a stopped alloc; the
+        // A destroy the last agent did not finish: its processes are killed like those of a stopped alloc; the
         // restore then finishes the destroy (hooks, tombstone) instead of running it again.
         stopped.addAll(store.destroying());
         Set<String> known = knownProcesses(stopped);

@@ -55,4 +55,18 @@ final class AllocRecordKeeper {
             return new StatusChange(old, derived.status());
         }
     }
+
+    /**
+     * Crash window "task state persisted, client status not yet derived": the stored status of a restored alloc may lag
+     * its stored task states (pending while a task runs). Derives it at restore; nothing else would, because a
+     * reattached running task changes no state.
+     */
+    void deriveRestored(Collection<TaskState> states) {
+        StatusChange change = derive(states);
+        if (change.changed()) {
+            org.slf4j.LoggerFactory.getLogger(AllocRunner.class).info(
+                    "restored allocation: client status re-derived from its task states: alloc={} {} -> {}",
+                    record.spec().id(), change.oldStatus(), change.newStatus());
+        }
+    }
 }

@@ -2,7 +2,6 @@ package dev.berth.alloc.runner;
 
 import java.time.Duration;
 import java.util.Collection;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -31,12 +30,10 @@ import dev.berth.alloc.task.TaskState;
 
 /**
  * Runs one allocation on its own virtual thread ({@code berth-alloc-…}): prerun hooks, one {@link TaskRunner} per task,
- * sibling/leader kills, updates (latest wins), postrun. Kill ({@link #killTasks}), destroy and shutdown may come from any
- * thread. Destroy works also for a runner whose run never started, and never deadlocks: every wait is bounded.
- *
- * <p>An update converges the task set ({@link #update}): removed tasks are killed, added ones started. Collaborators:
- * {@link AllocRecordKeeper} (record and client status), {@link TaskRunnerSet} (the runners), {@link TaskStateRelay} (task
- * listener), {@link TaskDeaths} (sibling/leader logic), {@link AllocHookRunner} (hook phases), {@link KillSequence}.
+ * sibling/leader kills, updates (latest wins: removed tasks are killed, added ones started), postrun. Kill, destroy and
+ * shutdown may come from any thread; destroy also works for a runner whose run never started, and every wait is bounded.
+ * Collaborators: {@link AllocRecordKeeper}, {@link TaskRunnerSet}, {@link TaskStateRelay}, {@link TaskDeaths} (sibling and
+ * leader logic), {@link AllocHookRunner} (hook phases), {@link KillSequence}.
  */
 public final class AllocRunner {
 
@@ -91,14 +88,7 @@ public final class AllocRunner {
             }
         });
         if (restoring) {
-            // Crash window "task state persisted, client status not yet derived" (issue 14): the stored status may lag the
-            // stored task states (e.g. pending while a task is running). Derive it now; nothing else would, because a
-            // reattached running task changes no state.
-            AllocRecordKeeper.StatusChange change = record.derive(tasks.states().values());
-            if (change.changed()) {
-                log.info("restored allocation: client status re-derived from its task states: alloc={} {} -> {}", spec.id(),
-                        change.oldStatus(), change.newStatus());
-            }
+            record.deriveRestored(tasks.states().values());
         }
     }
 
@@ -193,7 +183,7 @@ public final class AllocRunner {
             Thread.currentThread().interrupt();
         } catch (RuntimeException e) {
             log.error("alloc runner failed: alloc={}", id(), e);
-            // tasks that never started fail with the reason instead of staying pending (issue 14)
+            // tasks that never started fail with the reason instead of staying pending
             closeLaunch();
             TaskEvent failed = TaskEvent.setupFailure(ctx.clock().instant(), "alloc runner failed: " + e);
             tasks.active().forEach(tr -> tr.failBeforeStart(failed));
@@ -316,19 +306,7 @@ public final class AllocRunner {
      */
     public void restartAll(String reason) throws InterruptedException {
         coordinator.restart();
-        try (var exec = Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("berth-restart-", 0).factory())) {
-            for (TaskRunner tr : tasks.active()) {
-                exec.submit(() -> {
-                    try {
-                        tr.forceRestart(reason);
-                    } catch (TaskRunner.TaskNotRunningException e) {
-                        // pending or finished for good: the coordinator must not wait for it to become pending
-                        coordinator.excuse(tr.name());
-                    }
-                    return null;
-                });
-            }
-        }
+        tasks.forceRestartActive(reason, coordinator::excuse);
     }
 
     /**
@@ -345,7 +323,7 @@ public final class AllocRunner {
         }
         if (first) {
             // Persisted before the caller hears of the destroy: an agent that stops (SIGTERM, kill -9) before the kill
-            // finished finishes it at its next start, and never runs the allocation again (issue 14).
+            // finished finishes it at its next start, and never runs the allocation again.
             ctx.store().markDestroying(id());
             Thread.ofVirtual().name("berth-destroy-" + shortId()).start(() -> destroyImpl(started));
         }

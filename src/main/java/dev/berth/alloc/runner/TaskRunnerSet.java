@@ -96,4 +96,24 @@ final class TaskRunnerSet {
         m.put(name, state);
         return m.values();
     }
+
+    /**
+     * Force-restarts every active task concurrently and waits until the old processes exited; a task that is pending or
+     * finished for good is handed to {@code notRunning} (the coordinator must not wait for it).
+     */
+    void forceRestartActive(String reason, java.util.function.Consumer<String> notRunning) throws InterruptedException {
+        try (var exec = java.util.concurrent.Executors.newThreadPerTaskExecutor(
+                Thread.ofVirtual().name("berth-restart-", 0).factory())) {
+            for (TaskRunner tr : active()) {
+                exec.submit(() -> {
+                    try {
+                        tr.forceRestart(reason);
+                    } catch (TaskRunner.TaskNotRunningException e) {
+                        notRunning.accept(tr.name());
+                    }
+                    return null;
+                });
+            }
+        }
+    }
 }

@@ -6,7 +6,7 @@ import java.util.Map;
 import dev.berth.device.DeviceRequest;
 
 /**
- * The input checks every submitted allocation passes before anything is stored (issue 14): no {@code null} inside a list,
+ * The input checks every submitted allocation passes before anything is stored: no {@code null} inside a list,
  * no NUL byte anywhere (no path, argv entry or environment variable can hold one), no control character in a name or ID,
  * no nesting deeper than {@value #MAX_DEPTH} levels in free-form maps (driver config, meta), names that are valid task and
  * group names, and no negative or absurd duration or size. The first problem is reported with the JSON path of the field,

@@ -52,7 +52,7 @@ public interface AllocStateStore extends TaskStateStore {
     }
 
     /**
-     * Persists that the allocation is to be destroyed (issue 14), before the destroy starts: an agent that stops before the
+     * Persists that the allocation is to be destroyed, before the destroy starts: an agent that stops before the
      * destroy finished finishes it at its next start. False (nothing written) if the allocation is not stored.
      */
     boolean markDestroying(String allocId);

@@ -96,4 +96,20 @@ final class RestartStep {
         ctx.tracker().setRestartTriggered(false);
         return afterExit(null, null);
     }
+
+    /**
+     * The exit was recorded (its Terminated event), then the agent died before the restart decision: decides now on the
+     * recorded exit, without a second Terminated event (the old process is gone; its stale handle is not recovered).
+     */
+    boolean afterRecordedExit(TaskEvent terminated) throws InterruptedException {
+        ctx.tracker().setExitResult(new dev.berth.driver.ExitResult(terminated.exitCode(), terminated.signal(),
+                "true".equals(terminated.details().get("oom_killed")), terminated.details().get("exit_message")));
+        return afterExit(null, null);
+    }
+
+    /** A task that could not be re-attached after an agent restart counts as failed and follows its restart policy. */
+    boolean afterFailedRestore(String why, String killError) throws InterruptedException {
+        ctx.tracker().setExitResult(new dev.berth.driver.ExitResult(0, 0, false, "failed to restore task: " + why));
+        return afterExit(killError, null);
+    }
 }

@@ -25,16 +25,11 @@ import dev.berth.driver.TaskHandle;
 /**
  * Runs one task on its own virtual thread ({@code berth-task-…}): gate → prestart hooks → driver start → wait → restart
  * policy, until the task is dead, killed or the agent shuts down. A dead task (not poststop) then waits while its alloc
- * lives, so an alloc-wide restart ({@link #forceRestart}) can run it again; the alloc runner ends that wait (a kill without
- * event) once no task of the alloc is alive, and only then is the run complete ({@code RunComplete}). Kill and shutdown
- * are two different signals: a kill stops the task; a shutdown only ends the runner and leaves the task running for a
- * later restore.
- *
- * <p>Collaborators: {@link TaskStateRecorder} (state, handle, persistence), {@link RestartStep} (restart decision and
- * delay), {@link TaskStopper} (kill sequence), {@link TaskHookExecutor} (hooks).
- *
- * <p>Every wait is bounded by kill/shutdown (and the kill by its timeout): a driver whose future never completes cannot hang
- * the runner.
+ * lives, so an alloc-wide restart ({@link #forceRestart}) can run it again, until the alloc runner ends that wait
+ * ({@code RunComplete}). A kill stops the task; a shutdown only ends the runner and leaves the task running for a later
+ * restore. Collaborators: {@link TaskStateRecorder} (state, handle, persistence), {@link RestartStep} (restart decision
+ * and delay), {@link TaskStopper} (kill sequence), {@link TaskHookExecutor} (hooks). Every wait is bounded by
+ * kill/shutdown (and the kill by its timeout): a driver whose future never completes cannot hang the runner.
  */
 public final class TaskRunner {
 
@@ -148,10 +143,9 @@ public final class TaskRunner {
     private enum Restore { COMPLETE, DONE, RESTARTED, NOT_STARTED }
 
     /**
-     * Picks a task up after an agent restart: a dead task stays dead; a running one is re-attached through
-     * {@link dev.berth.driver.TaskDriver#recover} without a new Started event, its poststart hooks run again, and it is
-     * waited on as usual. A task the driver cannot find counts as failed ({@code Failed Restoring Task}) and follows its
-     * restart policy.
+     * Picks a task up after an agent restart: a dead task stays dead; a running one is re-attached through the driver's
+     * {@code recover} (no new Started event), its poststart hooks run again and it is waited on; a task the driver cannot
+     * find counts as failed ({@code Failed Restoring Task}) and follows its restart policy.
      */
     private Restore restore() throws InterruptedException {
         TaskState restored = rec.state();
@@ -161,11 +155,7 @@ public final class TaskRunner {
         }
         TaskEvent last = restored.events().isEmpty() ? null : restored.events().getLast();
         if (restored.running() && last != null && TaskEvent.TERMINATED.equals(last.type())) {
-            // The exit was recorded, the agent died before the restart decision: decide now on the recorded exit, without
-            // a second Terminated event (the old process is gone; its stale handle is not recovered).
-            ctx.tracker().setExitResult(new ExitResult(last.exitCode(), last.signal(),
-                    "true".equals(last.details().get("oom_killed")), last.details().get("exit_message")));
-            return restarts.afterExit(null, null) ? Restore.RESTARTED : Restore.DONE;
+            return restarts.afterRecordedExit(last) ? Restore.RESTARTED : Restore.DONE;
         }
         TaskHandle h = ctx.restoredLocal() == null ? null : ctx.restoredLocal().handle();
         // Any persisted handle is recovered, also for a task still pending: it crashed between starting the process and
@@ -190,8 +180,7 @@ public final class TaskRunner {
             return waitAndHandleExit(ctx.driver().waitTask(recovered)) ? Restore.RESTARTED : Restore.DONE;
         } catch (DriverException e) {
             emit(TaskEvent.failedRestoring(ctx.clock().instant(), e.getMessage()));
-            ctx.tracker().setExitResult(new ExitResult(0, 0, false, "failed to restore task: " + e.getMessage()));
-            return restarts.afterExit(exits.killError(), null) ? Restore.RESTARTED : Restore.DONE;
+            return restarts.afterFailedRestore(e.getMessage(), exits.killError()) ? Restore.RESTARTED : Restore.DONE;
         }
     }
 

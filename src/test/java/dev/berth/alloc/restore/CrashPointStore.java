@@ -13,7 +13,7 @@ import dev.berth.alloc.task.TaskLocalState;
 import dev.berth.alloc.task.TaskState;
 
 /**
- * An injectable crash point for restore tests (issue 14): a store in front of a real one that, at the first write its
+ * An injectable crash point for restore tests: a store in front of a real one that, at the first write its
  * predicate matches, "crashes" the agent: that write and every later one are never persisted, and the writing thread stops
  * there (parked until {@link #close}), as if the process had been SIGKILLed at that instant. The delegate then holds exactly
  * what a killed agent would have left on disk.
