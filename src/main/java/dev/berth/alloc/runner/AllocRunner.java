@@ -61,7 +61,6 @@ public final class AllocRunner {
     private volatile boolean destroying;
     // guarded by updateLock: BEFORE_LAUNCH until the tasks start, LAUNCHED while they run, CLOSED when no task may start
     private Launch launch = Launch.BEFORE_LAUNCH;
-
     private enum Launch { BEFORE_LAUNCH, LAUNCHED, CLOSED }
 
     public AllocRunner(AllocRunnerContext ctx, AllocRecord initial) {
