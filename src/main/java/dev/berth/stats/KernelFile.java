@@ -13,9 +13,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  * file per second; what remains is the kernel generating the file's text. cgroupfs files are seq files, which restart
  * at offset 0 and fill a read as far as the buffer allows, so a short read is the end of the file.
  *
- * <p>Descriptors are bounded: all kernel files together hold at most {@link #BUDGET} of them (half the process's
- * descriptor limit, so tasks, log FIFOs and sockets keep the other half); past it a file is opened and closed per read
- * as before. Not thread-safe; the owning reader serialises reads and {@link #close()}.
+ * <p>Descriptors are bounded: all kernel files together hold at most {@link #BUDGET} of them (a quarter of the
+ * process's descriptor limit: each task also holds about five of its own — log FIFOs, its pidfd, the shim's pipe —
+ * and sockets need the rest); past it a file is opened and closed per read as before. With the usual hard limit of
+ * 524,288 that is 14,000 tasks' worth; with 20,000 it is 555 tasks. Not thread-safe; the owning reader serialises reads and {@link #close()}.
  */
 final class KernelFile implements AutoCloseable {
 
@@ -94,6 +95,6 @@ final class KernelFile implements AutoCloseable {
                 instanceof com.sun.management.UnixOperatingSystemMXBean unix) {
             limit = unix.getMaxFileDescriptorCount();
         }
-        return (int) Math.min(Integer.MAX_VALUE, Math.max(0, limit / 2));
+        return (int) Math.min(Integer.MAX_VALUE, Math.max(0, limit / 4));
     }
 }

@@ -59,7 +59,7 @@ class KernelFileTest {
     }
 
     @Test
-    void theDescriptorBudgetIsHalfTheProcessLimit() {
+    void theDescriptorBudgetIsAQuarterOfTheProcessLimit() {
         assertThat(KernelFile.BUDGET).isPositive();
     }
 }
