@@ -237,6 +237,11 @@ public class AllocManager {
         return new AllocView(r.record(), r.taskStates());
     }
 
+    /** The runner of a known allocation, if any (device health acts on its tasks). */
+    public Optional<AllocRunner> runnerOf(String id) {
+        return Optional.ofNullable(runners.get(id));
+    }
+
     private AllocRunner runner(String id) throws UnknownAllocException {
         AllocRunner r = runners.get(id);
         if (r == null) {

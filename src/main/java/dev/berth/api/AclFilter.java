@@ -58,7 +58,19 @@ class AclFilter extends OncePerRequestFilter {
         if (anonymousMetrics && (METRICS_PATHS.contains(path) || path.startsWith("/actuator/health/"))) {
             return null;
         }
+        if (isUiAsset(path)) {
+            return null;
+        }
         return TokenScope.READ;
+    }
+
+    /**
+     * The web UI's pages, scripts and styles ({@code /ui/**}) are static files with no data in them: the browser loads
+     * them without a token (a navigation cannot carry a header), and the page then asks for a token and sends it with
+     * every API call, which this filter checks as usual.
+     */
+    static boolean isUiAsset(String path) {
+        return path.equals("/ui") || path.startsWith("/ui/");
     }
 
     /** The secret from {@code X-Nomad-Token}, else from {@code Authorization: Bearer …}; {@code null} when none. */

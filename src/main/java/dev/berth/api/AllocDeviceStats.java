@@ -4,7 +4,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-import dev.berth.device.DeviceAllocator;
+import dev.berth.device.DeviceStatsView;
 import dev.berth.device.DeviceGroupStats;
 
 /**
@@ -20,7 +20,7 @@ final class AllocDeviceStats {
 
     /** @param task the {@code ?task=} filter, or null: the alloc-level stats are then only that task's */
     static AllocStatsDtos.AllocResourceUsage withDeviceStats(AllocStatsDtos.AllocResourceUsage usage, String allocId, String task,
-            DeviceAllocator allocator) {
+            DeviceStatsView allocator) {
         Map<String, AllocStatsDtos.TaskResourceUsageDto> tasks = null;
         if (usage.tasks() != null) {
             tasks = new LinkedHashMap<>();

@@ -12,6 +12,7 @@ import org.springframework.web.bind.annotation.RestController;
 import dev.berth.alloc.AllocManager;
 import dev.berth.api.AllocStatsDtos.AllocResourceUsage;
 import dev.berth.device.DeviceAllocator;
+import dev.berth.device.DeviceStatsView;
 import dev.berth.stats.AllocStats;
 import dev.berth.stats.TaskStatsCollector;
 import dev.berth.stats.TaskStatsSnapshot;
@@ -32,10 +33,13 @@ class AllocStatsController {
     private final AllocManager allocs;
     private final TaskStatsCollector collector;
     private final DeviceAllocator devices;
+
+    private final DeviceStatsView deviceStats;
     /** Keyed by alloc ID + NUL + task filter; emptied at every publish, so entries of destroyed allocs do not pile up. */
     private final Map<String, Built> built = new ConcurrentHashMap<>();
 
-    AllocStatsController(AllocManager allocs, TaskStatsCollector collector, DeviceAllocator devices) {
+    AllocStatsController(AllocManager allocs, TaskStatsCollector collector, DeviceAllocator devices, DeviceStatsView deviceStats) {
+        this.deviceStats = deviceStats;
         this.allocs = allocs;
         this.collector = collector;
         this.devices = devices;
@@ -58,7 +62,7 @@ class AllocStatsController {
             usage = AllocResourceUsage.of(AllocStats.of(snapshots, filter));
             built.put(key, new Built(snapshots, usage));
         }
-        return devices.holdsDevices(id) ? AllocDeviceStats.withDeviceStats(usage, id, filter, devices) : usage;
+        return devices.holdsDevices(id) ? AllocDeviceStats.withDeviceStats(usage, id, filter, deviceStats) : usage;
     }
 
     /** A response built from one published snapshot list (compared by identity: the collector publishes new lists). */

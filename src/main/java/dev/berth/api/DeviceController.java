@@ -42,16 +42,23 @@ class DeviceController {
     /** One held instance. */
     record Holding(@JsonProperty("ID") String id, @JsonProperty("Vendor") String vendor, @JsonProperty("Type") String type,
             @JsonProperty("Name") String name, @JsonProperty("AllocID") String allocId, @JsonProperty("JobID") String job,
-            @JsonProperty("Task") String task) {
+            @JsonProperty("Task") String task, @JsonProperty("Healthy") boolean healthy,
+            @JsonProperty("HealthDescription") String healthDescription) {
     }
 
+    /** Every held instance with its holder and health; an instance the plugin no longer lists is unhealthy (gone). */
     @GetMapping("/v1/client/devices/reservations")
     List<Holding> reservations() {
-        return manager.devices().stream()
-                .flatMap((group) -> group.instances().stream()
-                        .flatMap((instance) -> allocator.holder(instance.id()).stream()
-                                .map((holder) -> new Holding(instance.id(), group.vendor(), group.type(), group.name(),
-                                        holder.task().allocId(), holder.task().job(), holder.task().task()))))
+        var instances = dev.berth.device.DeviceStatsView.instances(manager.devices());
+        return allocator.holders().entrySet().stream()
+                .sorted(java.util.Map.Entry.comparingByKey())
+                .map((held) -> {
+                    var instance = instances.get(held.getKey());
+                    var holder = held.getValue();
+                    return new Holding(held.getKey(), holder.group().vendor(), holder.group().type(), holder.group().name(),
+                            holder.task().allocId(), holder.task().job(), holder.task().task(), instance != null && instance.healthy(),
+                            instance == null ? dev.berth.device.DeviceStatsView.GONE : instance.healthDescription());
+                })
                 .toList();
     }
 }

@@ -239,6 +239,17 @@ public class DeviceAllocator {
         return tasks == null ? List.of() : tasks.getOrDefault(task, List.of());
     }
 
+    /** Every held instance and its holder (a snapshot). */
+    public Map<String, Holder> holders() {
+        return Map.copyOf(byInstance);
+    }
+
+    /** The names of the allocation's tasks that hold devices. */
+    public Set<String> tasksWithDevices(String allocId) {
+        Map<String, List<AllocatedDevice>> tasks = byAlloc.get(allocId);
+        return tasks == null ? Set.of() : Set.copyOf(tasks.keySet());
+    }
+
     /** Who holds an instance, if anyone. */
     public Optional<Holder> holder(String instanceId) {
         return Optional.ofNullable(byInstance.get(instanceId));

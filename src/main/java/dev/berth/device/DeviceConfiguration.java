@@ -48,4 +48,24 @@ class DeviceConfiguration {
             BerthProperties berth) {
         return new DeviceMetrics(metrics, manager, index, allocator, berth.telemetry().allocationLabels());
     }
+
+    @Bean
+    DeviceUsage deviceUsage(DeviceStatsIndex index, DeviceAllocator allocator, ObjectProvider<ProcessOwners> owners,
+            ObjectProvider<ForeignProcessListener> foreignListeners) {
+        // resolved per call: the owners and listeners live in features that depend on this package
+        ProcessOwners lazyOwners = (pids, allocIds) -> owners.getIfAvailable(() -> ProcessOwners.NONE).owners(pids, allocIds);
+        ForeignProcessListener lazyListener = (id, group, process, holder) -> foreignListeners.orderedStream()
+                .forEach((listener) -> listener.foreignProcess(id, group, process, holder));
+        return new DeviceUsage(index, allocator, lazyOwners, List.of(lazyListener));
+    }
+
+    @Bean
+    DeviceStatsView deviceStatsView(DeviceAllocator allocator, DeviceUsage usage, DeviceManager manager) {
+        return new DeviceStatsView(allocator, usage, manager);
+    }
+
+    @Bean
+    DeviceUsageMetrics deviceUsageMetrics(BerthMetrics metrics, DeviceUsage usage, BerthProperties berth) {
+        return new DeviceUsageMetrics(metrics, usage, berth.telemetry().allocationLabels());
+    }
 }

@@ -131,9 +131,9 @@ public class ChangeFeed {
         return waiter.future;
     }
 
-    /** How many requests are waiting for a change right now. */
+    /** How many requests are waiting for a change right now (an answered waiter no longer counts). */
     public int waiting() {
-        return waiters.size();
+        return (int) waiters.stream().filter(waiter -> !waiter.future.isDone()).count();
     }
 
     private void published(Change change) {

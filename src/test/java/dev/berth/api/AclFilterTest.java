@@ -132,4 +132,14 @@ class AclFilterTest {
         assertThat(AclFilter.requiredScope("GET", "/swagger-ui.html", true)).isEqualTo(TokenScope.READ);
         assertThat(AclFilter.requiredScope("GET", "/actuator/env", true)).isEqualTo(TokenScope.READ);
     }
+
+    @Test
+    void uiAssetsLoadWithoutTokenButItsApiCallsDoNot() {
+        assertThat(AclFilter.requiredScope("GET", "/ui/", false)).isNull();
+        assertThat(AclFilter.requiredScope("GET", "/ui", false)).isNull();
+        assertThat(AclFilter.requiredScope("GET", "/ui/app.js", false)).isNull();
+        assertThat(AclFilter.requiredScope("GET", "/uix/secret", false)).isEqualTo(TokenScope.READ);
+        assertThat(AclFilter.requiredScope("POST", "/ui/", false)).isEqualTo(TokenScope.WRITE);
+        assertThat(AclFilter.requiredScope("GET", "/v1/client/allocations", false)).isEqualTo(TokenScope.READ);
+    }
 }

@@ -62,6 +62,11 @@ class DeviceAllocationAgentTest {
     @Autowired
     dev.berth.device.DeviceAllocator allocator;
 
+
+    @Autowired
+
+    dev.berth.device.DeviceStatsView deviceStatsView;
+
     final JsonMapper json = JsonMapper.builder().build();
 
     final List<String> created = new ArrayList<>();
@@ -155,7 +160,7 @@ class DeviceAllocationAgentTest {
         var usage = new AllocStatsDtos.AllocResourceUsage(new AllocStatsDtos.ResourceUsage(null, null, List.of()),
                 java.util.Map.of("t1", new AllocStatsDtos.TaskResourceUsageDto(plain, 5L, null),
                         "t2", new AllocStatsDtos.TaskResourceUsageDto(plain, 6L, null)), 7L);
-        var folded = AllocDeviceStats.withDeviceStats(usage, a, null, allocator);
+        var folded = AllocDeviceStats.withDeviceStats(usage, a, null, deviceStatsView);
         assertThat(folded.resourceUsage().deviceStats()).hasSize(1);
         assertThat(((dev.berth.device.DeviceGroupStats) folded.resourceUsage().deviceStats().getFirst()).instanceStats())
                 .containsOnlyKeys("dev0", "dev1");
@@ -163,7 +168,7 @@ class DeviceAllocationAgentTest {
                 .instanceStats()).containsOnlyKeys(t1);
         assertThat(folded.tasks().get("t2").timestamp()).isEqualTo(6L);
         assertThat(folded.timestamp()).isEqualTo(7L);
-        var none = AllocDeviceStats.withDeviceStats(usage, "no-such-alloc", null, allocator);
+        var none = AllocDeviceStats.withDeviceStats(usage, "no-such-alloc", null, deviceStatsView);
         assertThat(none.resourceUsage().deviceStats()).isEmpty();
         assertThat(none.tasks().get("t1").resourceUsage().deviceStats()).isNull();
 

@@ -119,6 +119,7 @@ class DeviceControllerTest {
         await().until(() -> !manager.devices().isEmpty());
         allocator.allocate(new TaskRef("a1", "train", "trainer"), List.of(new DeviceRequest("gpu", 1)));
         assertThat(mvc.get().uri("/v1/client/devices/reservations")).hasStatusOk().bodyJson().isStrictlyEqualTo("""
-                [{"ID":"GPU-1","Vendor":"nvidia","Type":"gpu","Name":"T4","AllocID":"a1","JobID":"train","Task":"trainer"}]""");
+                [{"ID":"GPU-1","Vendor":"nvidia","Type":"gpu","Name":"T4","AllocID":"a1","JobID":"train","Task":"trainer",
+                 "Healthy":true,"HealthDescription":""}]""");
     }
 }

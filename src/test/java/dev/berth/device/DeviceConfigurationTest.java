@@ -105,4 +105,34 @@ class DeviceConfigurationTest {
                     assertThat(context.getBean(DeviceProperties.class).nvidia().ignoredGpuIds()).containsExactly("GPU-1", "GPU-2");
                 });
     }
+
+    @Test
+    void healthPolicyProcessStatsAndTheJobMappingDirectoryBind() throws Exception {
+        Path smi = dev.berth.device.nvidia.NvidiaTestFixtures.install(dir);
+        runner.withUserConfiguration(dev.berth.device.nvidia.NvidiaTestFixtures.mappingConfiguration())
+                .withPropertyValues("berth.devices.on-unhealthy=RESTART", "berth.devices.health-hold-down=2m",
+                        "berth.devices.nvidia.enabled=true", "berth.devices.nvidia.smi-path=" + smi,
+                        "berth.devices.nvidia.pmon=true", "berth.devices.nvidia.job-mapping-dir=" + dir.resolve("map"),
+                        "berth.devices.nvidia.job-mapping-format=job-alloc-task")
+                .run((context) -> {
+                    assertThat(context).hasNotFailed().hasSingleBean(dev.berth.device.nvidia.NvidiaJobMapping.class)
+                            .hasSingleBean(DeviceUsage.class).hasSingleBean(DeviceUsageMetrics.class);
+                    DeviceProperties properties = context.getBean(DeviceProperties.class);
+                    assertThat(properties.onUnhealthy()).isEqualTo(DeviceProperties.OnUnhealthy.RESTART);
+                    assertThat(properties.healthHoldDown()).hasMinutes(2);
+                    assertThat(properties.nvidia().pmon()).isTrue();
+                    assertThat(properties.nvidia().processStats()).isTrue();
+                    assertThat(properties.nvidia().jobMappingFormat()).isEqualTo(DeviceProperties.JobMappingFormat.JOB_ALLOC_TASK);
+                    assertThat(dir.resolve("map")).isDirectory();
+                });
+    }
+
+    @Test
+    void theJobMappingIsOffByDefaultAndAnUnknownHealthPolicyIsRefused() {
+        runner.withUserConfiguration(dev.berth.device.nvidia.NvidiaTestFixtures.mappingConfiguration())
+                .withPropertyValues("berth.devices.nvidia.enabled=true", "berth.devices.nvidia.smi-path=/nonexistent/nvidia-smi")
+                .run((context) -> assertThat(context).hasNotFailed().doesNotHaveBean(dev.berth.device.nvidia.NvidiaJobMapping.class));
+        runner.withPropertyValues("berth.devices.on-unhealthy=reboot").run((context) -> assertThat(context).hasFailed()
+                .getFailure().rootCause().hasMessageContaining("reboot"));
+    }
 }

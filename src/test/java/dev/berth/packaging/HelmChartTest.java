@@ -169,6 +169,62 @@ class HelmChartTest {
     }
 
     @Test
+    void serviceMonitorLabelsEverySeriesWithNodeDatacenterAndJobForTheShippedRules() {
+        Map<String, Object> monitor = only(render(t -> t.set("serviceMonitor.enabled", true).set("config.datacenter", "eu-west")),
+                "ServiceMonitor");
+        List<Map<String, Object>> relabelings = at(monitor, "spec", "endpoints", 0, "relabelings");
+        assertThat(relabelings).anySatisfy(r -> {
+            assertThat(r.get("targetLabel")).isEqualTo("node");
+            assertThat(r.get("sourceLabels")).isEqualTo(List.of("__meta_kubernetes_pod_node_name"));
+        });
+        assertThat(relabelings).anySatisfy(r -> assertThat(r).containsEntry("targetLabel", "datacenter").containsEntry("replacement", "eu-west"));
+        assertThat(relabelings).anySatisfy(r -> assertThat(r).containsEntry("targetLabel", "job").containsEntry("replacement", "berth"));
+    }
+
+    @Test
+    void prometheusRuleOnlyWhenEnabledAndCarriesTheShippedRulesVerbatim() throws IOException {
+        assertThat(render(t -> t)).noneMatch(o -> "PrometheusRule".equals(o.get("kind")));
+
+        Map<String, Object> rule = only(render(t -> t.set("prometheusRule.enabled", true).set("prometheusRule.labels.release", "kps")),
+                "PrometheusRule");
+        assertThat((Object) at(rule, "apiVersion")).isEqualTo("monitoring.coreos.com/v1");
+        assertThat((Object) at(rule, "metadata", "labels", "release")).isEqualTo("kps");
+        Map<String, Object> shipped = cast(new Yaml().load(Files.readString(CHART.resolve("files/prometheus/berth-rules.yml"))));
+        assertThat((Object) at(rule, "spec")).isEqualTo(shipped);
+        List<Map<String, Object>> groups = at(rule, "spec", "groups");
+        List<Object> alerts = groups.stream().flatMap(g -> ((List<Map<String, Object>>) cast(g.get("rules"))).stream())
+                .map(r -> r.get("alert")).filter(Objects::nonNull).toList();
+        assertThat(alerts).contains("BerthAgentDown", "BerthTaskRestartsSpiking", "BerthTaskOOMKilled", "BerthDeviceUnhealthy",
+                "BerthDiskPressure", "BerthStatsCollectionLagging");
+        // Helm must not have treated the alerts' Go templates as its own
+        assertThat(Files.readString(CHART.resolve("files/prometheus/berth-rules.yml"))).contains("{{ $labels.node }}");
+        assertThat(groups.toString()).contains("{{ $labels.node }}");
+    }
+
+    @Test
+    void dashboardConfigMapOnlyWhenEnabledWithTheSidecarLabelAndValidJson() throws IOException {
+        assertThat(render(t -> t)).noneMatch(o -> "ConfigMap".equals(o.get("kind")) && "berth-dashboard".equals(((Map<?, ?>) o.get("metadata")).get("name")));
+
+        List<Map<String, Object>> objects = render(t -> t.set("grafanaDashboard.enabled", true));
+        Map<String, Object> configMap = objects.stream()
+                .filter(o -> "ConfigMap".equals(o.get("kind")) && "berth-dashboard".equals(((Map<?, ?>) o.get("metadata")).get("name"))).findFirst()
+                .orElseThrow(() -> new AssertionError("no berth-dashboard ConfigMap"));
+        assertThat((Object) at(configMap, "metadata", "labels", "grafana_dashboard")).isEqualTo("1");
+        String json = at(configMap, "data", "berth-fleet.json");
+        assertThat(json).isEqualTo(Files.readString(CHART.resolve("files/grafana/berth-fleet.json")).stripTrailing());
+        tools.jackson.databind.JsonNode dashboard = tools.jackson.databind.json.JsonMapper.builder().build().readTree(json);
+        assertThat(dashboard.get("uid").asString()).isEqualTo("berth-fleet");
+        assertThat(dashboard.get("panels").size()).isGreaterThan(10);
+    }
+
+    @Test
+    void notesTellHowToReachTheWebUi() {
+        // `helm template` does not render NOTES.txt; the lint test parses it, this checks what it tells
+        Path notesFile = CHART.resolve("templates/NOTES.txt");
+        assertThat(notesFile).content().contains("/ui/").contains("port-forward");
+    }
+
+    @Test
     void serviceMonitorPresentsTheReadTokenWhenMetricsAreNotAnonymous() {
         List<Map<String, Object>> objects = render(t -> t.set("serviceMonitor.enabled", true)
                 .set("acl.anonymousMetrics", false).set("acl.readToken", "scraper-secret"));

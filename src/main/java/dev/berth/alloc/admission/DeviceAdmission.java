@@ -31,10 +31,15 @@ public final class DeviceAdmission {
      */
     public static Map<String, List<AllocatedDevice>> assigned(AllocationSpec spec) throws SpecValidationException {
         Map<String, List<AllocatedDevice>> result = new LinkedHashMap<>();
+        TaskGroupSpec group = spec.group().orElseThrow();
+        String policy = group.meta() == null ? null : group.meta().get(dev.berth.device.DeviceProperties.ON_UNHEALTHY_META);
+        if (policy != null && dev.berth.device.DeviceProperties.OnUnhealthy.parse(policy) == null) {
+            throw new SpecValidationException("TaskGroups[" + group.name() + "].Meta[" + dev.berth.device.DeviceProperties.ON_UNHEALTHY_META + "]",
+                    "must be one of none, restart, fail, was \"" + policy + "\"");
+        }
         if (spec.allocatedResources() == null || spec.allocatedResources().tasks() == null) {
             return result;
         }
-        TaskGroupSpec group = spec.group().orElseThrow();
         for (var entry : spec.allocatedResources().tasks().entrySet()) {
             List<AllocatedDevice> devices = entry.getValue() == null ? null : entry.getValue().devices();
             if (devices == null || devices.isEmpty()) {

@@ -17,6 +17,7 @@ public class NvidiaDeviceConfiguration {
     @ConditionalOnProperty(name = "berth.devices.nvidia.enabled", havingValue = "true")
     NvidiaDevicePlugin nvidiaDevicePlugin(DeviceProperties properties, Clock clock) {
         return new NvidiaDevicePlugin(properties.nvidia().smiPath(), properties.nvidia().fingerprintPeriod(),
-                properties.callTimeout(), properties.nvidia().ignoredGpuIds(), Sleeper.system(), clock);
+                properties.callTimeout(), properties.nvidia().ignoredGpuIds(), Sleeper.system(), clock)
+                .withProcessStats(properties.nvidia().processStats(), properties.nvidia().pmon());
     }
 }

@@ -49,6 +49,14 @@ public class NvidiaDevicePlugin implements DevicePlugin {
     /** UUIDs of the last fingerprint; reservations of anything else are refused. */
     private volatile Set<String> known = Set.of();
 
+    /** Instance ID → its dcgm-exporter name ({@code <gpu index>} or {@code <gpu index>.<gpu instance>}), per fingerprint. */
+    private volatile Map<String, String> dcgmNames = Map.of();
+
+    /** Whether statistics also list compute processes ({@code --query-compute-apps}), and sample {@code pmon}. */
+    private volatile boolean processStats = true;
+
+    private volatile boolean pmon;
+
     private final Set<String> ignored;
 
     public NvidiaDevicePlugin(String smiPath, Duration fingerprintPeriod, Duration callTimeout, Sleeper sleeper, Clock clock) {
@@ -65,9 +73,26 @@ public class NvidiaDevicePlugin implements DevicePlugin {
         this.clock = clock;
     }
 
+    /**
+     * @param processStats whether each statistics item also lists the compute processes per GPU (one more
+     *                     {@code nvidia-smi} run)
+     * @param pmon         whether it also samples per-process utilization with {@code nvidia-smi pmon} (another run,
+     *                     which takes about a second on real GPUs)
+     */
+    public NvidiaDevicePlugin withProcessStats(boolean processStats, boolean pmon) {
+        this.processStats = processStats;
+        this.pmon = pmon;
+        return this;
+    }
+
     @Override
     public String name() {
         return NAME;
+    }
+
+    /** Instance ID → the file name dcgm-exporter's {@code --hpc-job-mapping-dir} uses for it, as last fingerprinted. */
+    public Map<String, String> dcgmNames() {
+        return dcgmNames;
     }
 
     @Override
@@ -96,23 +121,58 @@ public class NvidiaDevicePlugin implements DevicePlugin {
 
     List<DeviceGroup> fingerprintOnce() throws IOException, InterruptedException {
         List<SmiGpu> gpus = query();
+        Map<String, List<SmiMig.MigDevice>> mig = gpus.stream().anyMatch(SmiGpu::migEnabled) ? smi.migDevices() : Map.of();
         Map<String, List<SmiGpu>> byModel = new LinkedHashMap<>();
+        Map<String, DeviceGroup> migGroups = new LinkedHashMap<>();
+        Set<String> uuids = new java.util.HashSet<>();
+        Map<String, String> names = new java.util.HashMap<>();
         for (SmiGpu gpu : gpus) {
-            if (gpu.uuid() != null) {
-                byModel.computeIfAbsent(gpu.model(), (k) -> new ArrayList<>()).add(gpu);
+            String index = gpu.index() == null ? null : Long.toString(gpu.index());
+            if (gpu.migEnabled()) {
+                // the whole GPU cannot run CUDA work in MIG mode: only its MIG devices are offered
+                for (SmiMig.MigDevice device : mig.getOrDefault(gpu.uuid(), List.of())) {
+                    if (ignored.contains(device.uuid())) {
+                        continue;
+                    }
+                    uuids.add(device.uuid());
+                    if (index != null && device.gpuInstanceId() != null) {
+                        names.put(device.uuid(), index + "." + device.gpuInstanceId());
+                    }
+                    Map<String, Attribute> own = new LinkedHashMap<>();
+                    own.put("parent_uuid", Attribute.ofString(gpu.uuid()));
+                    if (index != null) {
+                        own.put("parent_index", Attribute.ofInt(gpu.index(), null));
+                    }
+                    DeviceInstance instance = new DeviceInstance(device.uuid(), true, "",
+                            gpu.text(SmiGpu.PCI_BUS_ID) == null ? null : new DeviceInstance.Locality(gpu.text(SmiGpu.PCI_BUS_ID)), own);
+                    String name = gpu.model() + " MIG " + device.profile();
+                    DeviceGroup group = migGroups.get(name);
+                    List<DeviceInstance> instances = new ArrayList<>(group == null ? List.of() : group.instances());
+                    instances.add(instance);
+                    Map<String, Attribute> attributes = new LinkedHashMap<>(attributes(gpu));
+                    attributes.remove("memory");
+                    attributes.put("mig_profile", Attribute.ofString(device.profile()));
+                    migGroups.put(name, new DeviceGroup(VENDOR, TYPE, name, attributes, instances));
+                }
+                continue;
             }
+            uuids.add(gpu.uuid());
+            if (index != null) {
+                names.put(gpu.uuid(), index);
+            }
+            byModel.computeIfAbsent(gpu.model(), (k) -> new ArrayList<>()).add(gpu);
         }
         List<DeviceGroup> groups = new ArrayList<>();
-        java.util.HashSet<String> uuids = new java.util.HashSet<>();
         byModel.forEach((model, members) -> {
             List<DeviceInstance> instances = new ArrayList<>();
             for (SmiGpu gpu : members) {
-                uuids.add(gpu.uuid());
                 instances.add(DeviceInstance.healthy(gpu.uuid(), gpu.text(SmiGpu.PCI_BUS_ID)));
             }
             groups.add(new DeviceGroup(VENDOR, TYPE, model, attributes(members.getFirst()), instances));
         });
+        groups.addAll(migGroups.values());
         known = Set.copyOf(uuids);
+        dcgmNames = Map.copyOf(names);
         return groups;
     }
 
@@ -143,10 +203,11 @@ public class NvidiaDevicePlugin implements DevicePlugin {
 
     List<DeviceGroupStats> statsOnce() throws IOException, InterruptedException {
         List<SmiGpu> gpus = query();
+        Map<String, List<dev.berth.device.DeviceProcess>> processes = processStats ? processes(gpus) : Map.of();
         java.time.Instant now = clock.instant();
         Map<String, Map<String, DeviceStats>> byModel = new LinkedHashMap<>();
         for (SmiGpu gpu : gpus) {
-            if (gpu.uuid() == null) {
+            if (gpu.uuid() == null || gpu.migEnabled()) {
                 continue;
             }
             StatValue memory = fraction(gpu.number(SmiGpu.MEMORY_USED), gpu.number(SmiGpu.MEMORY_TOTAL), "MiB", "UsedMemory / TotalMemory");
@@ -160,11 +221,38 @@ public class NvidiaDevicePlugin implements DevicePlugin {
             values.put("ECC L2 errors", scalar(gpu.number(SmiGpu.ECC_L2), "#", "ECC L2 errors"));
             values.put("ECC memory errors", scalar(gpu.number(SmiGpu.ECC_MEMORY), "#", "ECC memory errors"));
             byModel.computeIfAbsent(gpu.model(), (k) -> new LinkedHashMap<>())
-                    .put(gpu.uuid(), new DeviceStats(memory, StatObject.of(values), now));
+                    .put(gpu.uuid(), new DeviceStats(memory, StatObject.of(values), now, processes.getOrDefault(gpu.uuid(), List.of())));
         }
         List<DeviceGroupStats> groups = new ArrayList<>();
         byModel.forEach((model, stats) -> groups.add(DeviceGroupStats.of(new DeviceGroupKey(VENDOR, TYPE, model), stats)));
         return groups;
+    }
+
+    /** GPU UUID → its compute processes, with pmon's SM utilization when enabled (pmon names GPUs by index). */
+    private Map<String, List<dev.berth.device.DeviceProcess>> processes(List<SmiGpu> gpus) throws IOException, InterruptedException {
+        List<SmiProcesses.ComputeApp> apps;
+        Map<SmiProcesses.PmonKey, SmiProcesses.PmonRow> utilization;
+        try {
+            apps = smi.computeApps();
+            utilization = pmon ? smi.pmon() : Map.of();
+        }
+        catch (IllegalArgumentException ex) {
+            throw new IOException(ex.getMessage(), ex);
+        }
+        Map<String, Long> indexOf = new java.util.HashMap<>();
+        gpus.forEach((gpu) -> {
+            if (gpu.index() != null) {
+                indexOf.put(gpu.uuid(), gpu.index());
+            }
+        });
+        Map<String, List<dev.berth.device.DeviceProcess>> result = new java.util.HashMap<>();
+        for (SmiProcesses.ComputeApp app : apps) {
+            Long index = indexOf.get(app.gpuUuid());
+            SmiProcesses.PmonRow row = index == null ? null : utilization.get(new SmiProcesses.PmonKey(index, app.pid()));
+            result.computeIfAbsent(app.gpuUuid(), (k) -> new ArrayList<>())
+                    .add(new dev.berth.device.DeviceProcess(app.pid(), app.usedMemoryMib(), row == null ? null : row.smPercent()));
+        }
+        return result;
     }
 
     private static StatValue scalar(Long value, String unit, String desc) {

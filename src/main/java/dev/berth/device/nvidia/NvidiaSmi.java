@@ -8,7 +8,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
-/** Runs {@code nvidia-smi} once and parses its CSV. Every call forks one process, bounded by a timeout. */
+/** Runs {@code nvidia-smi} and parses its output. Every call forks one process, bounded by a timeout. */
 class NvidiaSmi {
 
     private final String executable;
@@ -21,8 +21,50 @@ class NvidiaSmi {
     }
 
     List<SmiGpu> query() throws IOException, InterruptedException {
-        Process process = new ProcessBuilder(executable, "--query-gpu=" + String.join(",", SmiGpu.FIELDS),
-                "--format=csv,noheader,nounits").redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null"))).start();
+        List<SmiGpu> gpus = new ArrayList<>();
+        for (String line : lines(run("--query-gpu=" + String.join(",", SmiGpu.FIELDS), "--format=csv,noheader,nounits"))) {
+            try {
+                gpus.add(SmiGpu.parse(line));
+            }
+            catch (IllegalArgumentException ex) {
+                throw new IOException(ex.getMessage(), ex);
+            }
+        }
+        return gpus;
+    }
+
+    /** {@code --query-compute-apps=pid,gpu_uuid,used_memory}: the compute processes of every GPU. */
+    List<SmiProcesses.ComputeApp> computeApps() throws IOException, InterruptedException {
+        return SmiProcesses.parseComputeApps(run("--query-compute-apps=" + SmiProcesses.COMPUTE_APP_FIELDS,
+                "--format=csv,noheader,nounits"));
+    }
+
+    /** One sample of {@code nvidia-smi pmon -s u}: SM and memory utilization per (GPU index, pid). */
+    java.util.Map<SmiProcesses.PmonKey, SmiProcesses.PmonRow> pmon() throws IOException, InterruptedException {
+        return SmiProcesses.parsePmon(run("pmon", "-c", "1", "-s", "u"));
+    }
+
+    /** {@code nvidia-smi -L}: GPUs and, under GPUs in MIG mode, their MIG devices. */
+    java.util.Map<String, List<SmiMig.MigDevice>> migDevices() throws IOException, InterruptedException {
+        return SmiMig.parse(run("-L"));
+    }
+
+    private static List<String> lines(String output) {
+        List<String> lines = new ArrayList<>();
+        for (String line : output.split("\n")) {
+            if (!line.isBlank()) {
+                lines.add(line);
+            }
+        }
+        return lines;
+    }
+
+    /** Runs the tool with {@code args}; its stdout, or an {@link IOException} on a non-zero exit or timeout. */
+    private String run(String... args) throws IOException, InterruptedException {
+        List<String> command = new ArrayList<>();
+        command.add(executable);
+        command.addAll(List.of(args));
+        Process process = new ProcessBuilder(command).redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null"))).start();
         try {
             CompletableFuture<String> stderr = CompletableFuture.supplyAsync(() -> readQuietly(process.getErrorStream()),
                     Thread::startVirtualThread);
@@ -34,18 +76,7 @@ class NvidiaSmi {
             if (process.exitValue() != 0) {
                 throw new IOException(executable + " exited with " + process.exitValue() + ": " + stderr.join().strip());
             }
-            List<SmiGpu> gpus = new ArrayList<>();
-            for (String line : stdout.join().split("\n")) {
-                if (!line.isBlank()) {
-                    try {
-                        gpus.add(SmiGpu.parse(line));
-                    }
-                    catch (IllegalArgumentException ex) {
-                        throw new IOException(ex.getMessage(), ex);
-                    }
-                }
-            }
-            return gpus;
+            return stdout.join();
         }
         finally {
             process.destroyForcibly();

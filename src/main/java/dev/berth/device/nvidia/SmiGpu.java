@@ -18,11 +18,12 @@ record SmiGpu(List<String> values) {
             "clocks.max.sm", "clocks.max.memory",
             "driver_version", "display_mode", "persistence_mode",
             "ecc.errors.uncorrected.volatile.l1_cache", "ecc.errors.uncorrected.volatile.l2_cache",
-            "ecc.errors.uncorrected.volatile.device_memory");
+            "ecc.errors.uncorrected.volatile.device_memory",
+            "index", "mig.mode.current");
 
     static final int UUID = 0, NAME = 1, PCI_BUS_ID = 2, MEMORY_TOTAL = 3, MEMORY_USED = 4, UTIL_GPU = 5, UTIL_MEMORY = 6,
             POWER_DRAW = 7, POWER_LIMIT = 8, TEMPERATURE = 9, CLOCK_SM = 10, CLOCK_MEMORY = 11, DRIVER_VERSION = 12,
-            DISPLAY_MODE = 13, PERSISTENCE_MODE = 14, ECC_L1 = 15, ECC_L2 = 16, ECC_MEMORY = 17;
+            DISPLAY_MODE = 13, PERSISTENCE_MODE = 14, ECC_L1 = 15, ECC_L2 = 16, ECC_MEMORY = 17, INDEX = 18, MIG_MODE = 19;
 
     /** Parses one CSV line; throws {@link IllegalArgumentException} when the column count is wrong. */
     static SmiGpu parse(String line) {
@@ -59,6 +60,16 @@ record SmiGpu(List<String> values) {
         catch (NumberFormatException ex) {
             return null;
         }
+    }
+
+    /** Whether the GPU is in MIG mode now ({@code mig.mode.current} {@code Enabled}; {@code [N/A]} without MIG). */
+    boolean migEnabled() {
+        return "Enabled".equalsIgnoreCase(text(MIG_MODE));
+    }
+
+    /** The GPU's index (as {@code nvidia-smi pmon} and dcgm-exporter name it), or null. */
+    Long index() {
+        return number(INDEX);
     }
 
     String uuid() {
