@@ -21,6 +21,7 @@ import dev.berth.alloc.restore.RestoredCounters;
 import dev.berth.alloc.runner.AllocHooks;
 import dev.berth.alloc.runner.AllocRunnerContext;
 import dev.berth.alloc.store.AllocStateStore;
+import dev.berth.alloc.task.Interpolator;
 import dev.berth.alloc.task.RestartTracker;
 import dev.berth.alloc.task.RestartTracking;
 import dev.berth.alloc.task.Sleeper;
@@ -51,10 +52,19 @@ class AllocConfiguration {
         };
     }
 
+    /** The node's interpolation keys; {@code node.datacenter} falls back to {@code berth.datacenter}. */
+    private static java.util.Map<String, String> nodeKeys(dev.berth.fingerprint.Node n, String dc, dev.berth.alloc.spec.AllocationSpec alloc) {
+        var keys = new java.util.LinkedHashMap<>(Interpolator.nodeAttributes(n, alloc.job() == null ? null : alloc.job().region()));
+        if (keys.get("node.datacenter").isEmpty()) {
+            keys.put("node.datacenter", dc);
+        }
+        return keys;
+    }
+
     @Bean
     AllocManager allocManager(AllocStateStore store, DriverManager drivers, NodeCapacity capacity, BerthProperties props, Clock clock,
                               List<AllocHooks.AllocHook> allocHooks, ObjectProvider<TaskHooks.TaskHook> taskHooks, BerthMetrics berthMetrics,
-                              ObjectProvider<dev.berth.device.DeviceAllocator> devices) {
+                              ObjectProvider<dev.berth.device.DeviceAllocator> devices, NodeRegistry node) {
         RandomGenerator random = RandomGenerator.getDefault();
         PortAllocator ports = new PortAllocator(props.client().minDynamicPort(), props.client().maxDynamicPort(), random);
         Duration maxKill = props.client().maxKillTimeout();
@@ -97,8 +107,8 @@ class AllocConfiguration {
                 name -> drivers.driver(name).orElseThrow(), allocHooks, taskHooks.orderedStream().toList(), clock, Sleeper.REAL, maxKill,
                 (alloc, task, restored) -> RestartTracking.of(RestoredCounters.apply(new RestartTracker(task.restartPolicy().toPolicy(),
                         alloc.job().type(), task.hook(), task.sidecar(), clock, random), restored)),
-                hc -> TaskEnvironment.build(hc.alloc(), hc.group(), hc.task(), new AllocDir(props.allocDir().toAbsolutePath(), hc.alloc().id()),
-                        dc, env),
+                hc -> TaskEnvironment.interpolator(hc.alloc(), hc.group(), hc.task(),
+                        new AllocDir(props.allocDir().toAbsolutePath(), hc.alloc().id()), nodeKeys(node.current(), dc, hc.alloc()), env),
                 listener);
         manager.init(ctx, metrics);
         return manager;

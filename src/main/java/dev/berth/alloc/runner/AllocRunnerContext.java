@@ -10,6 +10,7 @@ import java.util.function.Function;
 import dev.berth.alloc.spec.AllocationSpec;
 import dev.berth.alloc.spec.TaskSpec;
 import dev.berth.alloc.store.AllocStateStore;
+import dev.berth.alloc.task.Interpolator;
 import dev.berth.alloc.task.RestartTracking;
 import dev.berth.alloc.task.Sleeper;
 import dev.berth.alloc.task.TaskHookContext;
@@ -23,13 +24,13 @@ import dev.berth.driver.TaskDriver;
  * @param allocsRoot      {@code <data-dir>/alloc}
  * @param drivers         driver by name (validated before a runner exists)
  * @param trackers        restart tracker for an alloc's task, with persisted counters (or null)
- * @param envBuilder      base task environment
+ * @param envBuilder      base task environment with the node's keys (interpolates config, env, services)
  * @param listener        status/metrics callbacks
  */
 public record AllocRunnerContext(Path allocsRoot, AllocStateStore store, Function<String, TaskDriver> drivers,
                                  List<AllocHooks.AllocHook> allocHooks, List<TaskHooks.TaskHook> taskHooks, Clock clock,
                                  Sleeper sleeper, Duration maxKillTimeout, TrackerFactory trackers,
-                                 Function<TaskHookContext, Map<String, String>> envBuilder, AllocListener listener) {
+                                 Function<TaskHookContext, Interpolator> envBuilder, AllocListener listener) {
 
     public AllocRunnerContext {
         allocHooks = List.copyOf(allocHooks);

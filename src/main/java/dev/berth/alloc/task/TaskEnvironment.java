@@ -35,6 +35,20 @@ public final class TaskEnvironment {
      */
     public static Map<String, String> build(AllocationSpec alloc, TaskGroupSpec group, TaskSpec task, AllocDir dir, String datacenter,
                                             Map<String, String> hostEnv) {
+        Map<String, String> node = new LinkedHashMap<>();
+        node.put("node.datacenter", datacenter);
+        return interpolator(alloc, group, task, dir, node, hostEnv).env();
+    }
+
+    /**
+     * The task's environment and the node's keys as an {@link Interpolator}. As in Nomad, meta values, host values and task
+     * {@code Env} values are themselves interpolated (against the node and the variables set before them).
+     *
+     * @param nodeAttributes the node's keys ({@link Interpolator#nodeAttributes}); {@code node.datacenter} gives {@code NOMAD_DC}
+     */
+    public static Interpolator interpolator(AllocationSpec alloc, TaskGroupSpec group, TaskSpec task, AllocDir dir,
+                                            Map<String, String> nodeAttributes, Map<String, String> hostEnv) {
+        String datacenter = nodeAttributes.getOrDefault("node.datacenter", "");
         Map<String, String> env = new LinkedHashMap<>();
         String id = alloc.id();
         env.put("NOMAD_ALLOC_DIR", dir.sharedDir().toString());
@@ -78,9 +92,11 @@ public final class TaskEnvironment {
         if (task.meta() != null) {
             meta.putAll(task.meta());
         }
+        Interpolator builtins = new Interpolator(env, nodeAttributes);
         meta.forEach((k, v) -> {
-            env.put(clean("NOMAD_META_" + k.toUpperCase(java.util.Locale.ROOT)), v);
-            env.put(clean("NOMAD_META_" + k), v);
+            String value = builtins.replace(v);
+            env.put(clean("NOMAD_META_" + k.toUpperCase(java.util.Locale.ROOT)), value);
+            env.put(clean("NOMAD_META_" + k), value);
         });
         for (String key : HOST_BASICS) {
             String value = hostEnv.get(key);
@@ -89,9 +105,10 @@ public final class TaskEnvironment {
             }
         }
         if (task.env() != null) {
-            env.putAll(task.env());
+            Interpolator before = new Interpolator(env, nodeAttributes);
+            task.env().forEach((k, v) -> env.put(k, before.replace(v)));
         }
-        return env;
+        return new Interpolator(env, nodeAttributes);
     }
 
     private static void portEnv(Map<String, String> env, List<NetworkSpec> networks, boolean group) {

@@ -13,6 +13,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import dev.berth.alloc.task.Interpolator;
 import dev.berth.alloc.spec.AllocationSpec;
 import dev.berth.alloc.spec.TaskSpec;
 import dev.berth.alloc.task.TaskHooks.HookFailedException;
@@ -220,8 +221,9 @@ public final class TaskRunner {
     /** Prestart hooks, driver start, {@code Started}, poststart hooks; returns the exit future. */
     private CompletableFuture<ExitResult> startOnce() throws HookFailedException, DriverException {
         List<String> devices = new ArrayList<>();
-        Map<String, String> env = hooks.prestart(hookContext, ctx.envBuilder().apply(hookContext), rec.prestartDone(), devices);
-        TaskHandle h = ctx.driver().start(ctx.taskConfig(env, devices));
+        Interpolator base = ctx.envBuilder().apply(hookContext);
+        Map<String, String> env = hooks.prestart(hookContext, base.env(), rec.prestartDone(), devices);
+        TaskHandle h = ctx.driver().start(ctx.taskConfig(base.withEnv(env), devices));
         rec.attach(h);
         rec.persistLocal(false);
         rec.update(s -> s.withEvent(TaskEvent.started(ctx.clock().instant())).withState(TaskState.RUNNING, ctx.clock().instant()));

@@ -24,7 +24,7 @@ import dev.berth.driver.TaskDriver;
 public record TaskRunnerContext(AllocationSpec alloc, TaskGroupSpec group, TaskSpec task, AllocDir allocDir, TaskDriver driver,
                                 List<TaskHooks.TaskHook> hooks, TaskStateStore store, RestartTracking tracker,
                                 TaskCoordinator coordinator, Clock clock, Sleeper sleeper, Duration maxKillTimeout,
-                                Function<TaskHookContext, Map<String, String>> envBuilder, TaskListener listener,
+                                Function<TaskHookContext, Interpolator> envBuilder, TaskListener listener,
                                 TaskState restoredState, dev.berth.alloc.task.TaskLocalState restoredLocal) {
 
     public TaskRunnerContext {
@@ -39,8 +39,13 @@ public record TaskRunnerContext(AllocationSpec alloc, TaskGroupSpec group, TaskS
 
     /** What the driver gets to start the task: the id {@code <alloc>/<task>}, config, environment, dirs, limits. */
     public TaskConfig taskConfig(Map<String, String> env, List<String> devices) {
+        return taskConfig(new Interpolator(env, Map.of()), devices);
+    }
+
+    /** As {@link #taskConfig(Map, List)}, the task's {@code Config} interpolated (every string, nested) by {@code env}. */
+    public TaskConfig taskConfig(Interpolator env, List<String> devices) {
         return new TaskConfig(alloc.id() + "/" + task.name(), alloc.id(), task.name(), alloc.job().name(), group.name(),
-                alloc.namespace(), task.config(), env, allocDir.path(), allocDir.taskDir(task.name()),
+                alloc.namespace(), env.replaceConfig(task.config()), env.env(), allocDir.path(), allocDir.taskDir(task.name()),
                 allocDir.stdoutTarget(task.name()), allocDir.stderrTarget(task.name()), task.cpu(), task.memoryMb(),
                 task.memoryMaxMb(), devices);
     }

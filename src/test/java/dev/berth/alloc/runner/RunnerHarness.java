@@ -47,6 +47,7 @@ public final class RunnerHarness implements AutoCloseable {
     /** Every delay the runners asked to wait, in order. */
     public final List<Duration> sleeps = new CopyOnWriteArrayList<>();
     public final List<String> finished = new CopyOnWriteArrayList<>();
+    public final List<String> oomKilled = new CopyOnWriteArrayList<>();
     public final Path root;
     public final List<AllocRunner> runners = new ArrayList<>();
     /** Hooks appended after the standard ones (set before creating runners). */
@@ -101,11 +102,17 @@ public final class RunnerHarness implements AutoCloseable {
                 taskHooks, clock, sleeper(), maxKillTimeout,
                 (alloc, task, restored) -> RestartTracking.of(new RestartTracker(task.restartPolicy().toPolicy(), alloc.job().type(),
                         task.hook(), task.sidecar(), clock, MAX_JITTER)),
-                hc -> TaskEnvironment.build(hc.alloc(), hc.group(), hc.task(), new AllocDir(root, hc.alloc().id()), "dc1", System.getenv()),
+                hc -> TaskEnvironment.interpolator(hc.alloc(), hc.group(), hc.task(), new AllocDir(root, hc.alloc().id()),
+                        Map.of("node.datacenter", "dc1", "node.unique.name", "harness", "attr.kernel.name", "linux"), System.getenv()),
                 new AllocRunnerContext.AllocListener() {
                     @Override
                     public void allocFinished(String allocId) {
                         finished.add(allocId);
+                    }
+
+                    @Override
+                    public void taskOomKilled(String allocId, String task) {
+                        oomKilled.add(allocId + "/" + task);
                     }
                 });
     }

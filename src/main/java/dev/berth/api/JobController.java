@@ -1,0 +1,238 @@
+package dev.berth.api;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Function;
+import java.util.function.Supplier;
+
+import org.springframework.http.HttpStatus;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.DeleteMapping;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RequestMethod;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.RestController;
+
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
+
+import dev.berth.config.BerthProperties;
+import dev.berth.config.NodeIdentity;
+import dev.berth.events.BlockingQueries;
+import dev.berth.events.Indexed;
+import dev.berth.events.Topic;
+import dev.berth.job.JobDefaults;
+import dev.berth.job.JobException;
+import dev.berth.job.JobService;
+import dev.berth.job.hcl.JobspecParser;
+
+/**
+ * Nomad's job API on one node: {@code /v1/jobs}, {@code /v1/job/{id}} and its sub-resources, {@code /v1/evaluation(s)}.
+ * GETs are blocking queries ({@code ?index=&wait=}) and answer {@code X-Nomad-Index}.
+ */
+@RestController
+class JobController {
+
+    private final JobService jobs;
+    private final BlockingQueries queries;
+    private final String nodeId;
+    private final String nodeName;
+    private final JsonMapper json = JsonMapper.builder().build();
+    private final JobspecParser parser = new JobspecParser();
+
+    JobController(JobService jobs, BlockingQueries queries, NodeIdentity node, BerthProperties props) {
+        this.jobs = jobs;
+        this.queries = queries;
+        this.nodeId = node.id();
+        this.nodeName = props.name();
+    }
+
+    /** Nomad's {@code /v1/jobs/parse}: HCL2 jobspec → job JSON ({@code Canonicalize}: with Nomad's defaults). */
+    @RequestMapping(path = "/v1/jobs/parse", method = {RequestMethod.PUT, RequestMethod.POST})
+    ObjectNode parse(@RequestBody JsonNode body) {
+        String hcl = body.path("JobHCL").asString("");
+        if (hcl.isBlank()) {
+            throw new ApiException.BadRequest("Job spec is empty");
+        }
+        try {
+            ObjectNode job = parser.parse(hcl);
+            return body.path("Canonicalize").asBoolean(false) ? JobDefaults.canonicalize(job) : job;
+        } catch (JobspecParser.JobspecException | IllegalArgumentException e) {
+            throw new ApiException.BadRequest(e.getMessage());
+        }
+    }
+
+    @RequestMapping(path = "/v1/jobs", method = {RequestMethod.PUT, RequestMethod.POST})
+    ObjectNode register(@RequestBody JsonNode body) {
+        JsonNode job = body.path("Job");
+        Long enforce = body.path("EnforceIndex").asBoolean(false) ? body.path("JobModifyIndex").asLong(0) : null;
+        return result(call(() -> jobs.register(job.isObject() ? job : null, enforce)));
+    }
+
+    @RequestMapping(path = "/v1/job/{id}", method = {RequestMethod.PUT, RequestMethod.POST})
+    ObjectNode registerAt(@PathVariable String id, @RequestBody JsonNode body) {
+        if (body.path("Job").isObject() && !id.equals(body.path("Job").path("ID").asString())) {
+            throw new ApiException.BadRequest("Job ID does not match name");
+        }
+        return register(body);
+    }
+
+    @DeleteMapping("/v1/job/{id}")
+    ObjectNode deregister(@PathVariable String id, @RequestParam(defaultValue = "default") String namespace,
+                          @RequestParam(defaultValue = "false") boolean purge) {
+        return result(call(() -> jobs.deregister(namespace, id, purge)));
+    }
+
+    @GetMapping("/v1/jobs")
+    CompletableFuture<ResponseEntity<List<ObjectNode>>> list(@RequestParam(defaultValue = "") String prefix,
+                                                             @RequestParam(defaultValue = "default") String namespace,
+                                                             @RequestParam(defaultValue = "0") long index,
+                                                             @RequestParam(required = false) String wait) {
+        return blocking(index, wait, Topic.Job, () -> jobs.jobs().stream()
+                .filter(j -> j.path("ID").asString().startsWith(prefix))
+                .filter(j -> "*".equals(namespace) || namespace.equals(j.path("Namespace").asString()))
+                .map(this::stub).toList(), l -> l.stream().mapToLong(j -> j.path("ModifyIndex").asLong()).max().orElse(0));
+    }
+
+    @GetMapping("/v1/job/{id}")
+    CompletableFuture<ResponseEntity<ObjectNode>> get(@PathVariable String id, @RequestParam(defaultValue = "default") String namespace,
+                                                      @RequestParam(defaultValue = "0") long index,
+                                                      @RequestParam(required = false) String wait) {
+        return blocking(index, wait, Topic.Job, () -> job(namespace, id), j -> j.path("ModifyIndex").asLong());
+    }
+
+    @GetMapping("/v1/job/{id}/versions")
+    ObjectNode versions(@PathVariable String id, @RequestParam(defaultValue = "default") String namespace) {
+        job(namespace, id);
+        ObjectNode r = json.createObjectNode();
+        ArrayNode v = r.putArray("Versions");
+        jobs.versions(namespace, id).forEach(v::add);
+        r.putNull("Diffs");
+        return r;
+    }
+
+    @GetMapping("/v1/job/{id}/summary")
+    CompletableFuture<ResponseEntity<ObjectNode>> summary(@PathVariable String id, @RequestParam(defaultValue = "default") String namespace,
+                                                          @RequestParam(defaultValue = "0") long index,
+                                                          @RequestParam(required = false) String wait) {
+        return blocking(index, wait, null, () -> jobs.summary(job(namespace, id)), s -> s.path("ModifyIndex").asLong());
+    }
+
+    @GetMapping("/v1/job/{id}/allocations")
+    List<AllocationDtos.AllocationDto> allocations(@PathVariable String id, @RequestParam(defaultValue = "default") String namespace) {
+        job(namespace, id);
+        return jobs.allocations(namespace, id).stream().map(v -> AllocationDtos.AllocationDto.of(v, nodeId, nodeName)).toList();
+    }
+
+    @GetMapping("/v1/job/{id}/evaluations")
+    List<ObjectNode> evaluations(@PathVariable String id, @RequestParam(defaultValue = "default") String namespace) {
+        job(namespace, id);
+        return jobs.evaluations(namespace, id);
+    }
+
+    @RequestMapping(path = "/v1/job/{id}/plan", method = {RequestMethod.PUT, RequestMethod.POST})
+    ObjectNode plan(@PathVariable String id, @RequestBody JsonNode body) {
+        JsonNode job = body.path("Job");
+        if (job.isObject() && !id.equals(job.path("ID").asString())) {
+            throw new ApiException.BadRequest("Job ID does not match");
+        }
+        return call(() -> jobs.plan(job.isObject() ? job : null));
+    }
+
+    @GetMapping("/v1/evaluations")
+    CompletableFuture<ResponseEntity<List<ObjectNode>>> evaluations(@RequestParam(defaultValue = "0") long index,
+                                                                    @RequestParam(required = false) String wait,
+                                                                    @RequestParam(defaultValue = "") String prefix) {
+        return blocking(index, wait, Topic.Evaluation, () -> jobs.evaluations().stream()
+                .filter(e -> e.path("ID").asString().startsWith(prefix)).toList(),
+                l -> l.stream().mapToLong(e -> e.path("ModifyIndex").asLong()).max().orElse(0));
+    }
+
+    @GetMapping("/v1/evaluation/{id}")
+    CompletableFuture<ResponseEntity<ObjectNode>> evaluation(@PathVariable String id, @RequestParam(defaultValue = "0") long index,
+                                                             @RequestParam(required = false) String wait) {
+        return blocking(index, wait, Topic.Evaluation, () -> jobs.evaluation(id)
+                .orElseThrow(() -> new ApiException(HttpStatus.NOT_FOUND, "eval not found")), e -> e.path("ModifyIndex").asLong());
+    }
+
+    private ObjectNode job(String namespace, String id) {
+        return jobs.job(namespace, id).orElseThrow(() -> new ApiException(HttpStatus.NOT_FOUND, "job not found"));
+    }
+
+    /** Nomad's {@code JobListStub}. */
+    private ObjectNode stub(ObjectNode j) {
+        ObjectNode s = json.createObjectNode();
+        for (String f : List.of("ID", "ParentID", "Name", "Namespace", "Datacenters", "NodePool", "Multiregion", "Type", "Priority",
+                "Stop", "Status", "StatusDescription", "CreateIndex", "ModifyIndex", "JobModifyIndex", "SubmitTime", "Meta")) {
+            s.set(f, j.hasNonNull(f) ? j.get(f) : json.nullNode());
+        }
+        s.put("Periodic", j.hasNonNull("Periodic") && j.path("Periodic").path("Enabled").asBoolean(true));
+        s.put("ParameterizedJob", j.hasNonNull("ParameterizedJob"));
+        s.set("JobSummary", jobs.summary(j));
+        return s;
+    }
+
+    private ObjectNode result(JobService.Result r) {
+        ObjectNode o = json.createObjectNode();
+        o.put("EvalID", r.evalId());
+        o.put("EvalCreateIndex", r.evalCreateIndex());
+        o.put("JobModifyIndex", r.jobModifyIndex());
+        o.put("Warnings", r.warnings());
+        o.put("Index", r.index());
+        o.put("LastContact", 0);
+        o.put("KnownLeader", false);
+        return o;
+    }
+
+    private <T> CompletableFuture<ResponseEntity<T>> blocking(long index, String wait, Topic topic, Supplier<T> read,
+                                                             Function<T, Long> indexOf) {
+        Supplier<Indexed<T>> indexed = () -> {
+            T v = read.get();
+            return new Indexed<>(v, Math.max(1, indexOf.apply(v)));
+        };
+        indexed.get(); // a 404 is thrown here, before any wait
+        return queries.query(index, parseWait(wait), c -> topic == null || c.topic() == topic, indexed)
+                .thenApply(v -> ResponseEntity.ok().header("X-Nomad-Index", Long.toString(v.index()))
+                        .header("X-Nomad-KnownLeader", "false").header("X-Nomad-LastContact", "0").body(v.value()));
+    }
+
+    static Duration parseWait(String wait) {
+        if (wait == null || wait.isEmpty()) {
+            return null;
+        }
+        try {
+            if (wait.endsWith("ms")) {
+                return Duration.ofMillis(Long.parseLong(wait.substring(0, wait.length() - 2)));
+            }
+            long n = Long.parseLong(wait.substring(0, wait.length() - 1));
+            return switch (wait.charAt(wait.length() - 1)) {
+                case 's' -> Duration.ofSeconds(n);
+                case 'm' -> Duration.ofMinutes(n);
+                case 'h' -> Duration.ofHours(n);
+                default -> throw new NumberFormatException();
+            };
+        } catch (NumberFormatException | StringIndexOutOfBoundsException e) {
+            throw new ApiException.BadRequest("Invalid wait time: " + wait);
+        }
+    }
+
+    @FunctionalInterface
+    interface JobCall<T> {
+        T get() throws JobException;
+    }
+
+    static <T> T call(JobCall<T> c) {
+        try {
+            return c.get();
+        } catch (JobException e) {
+            throw new ApiException(HttpStatus.valueOf(e.status()), e.getMessage());
+        }
+    }
+}

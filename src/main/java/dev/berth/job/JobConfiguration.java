@@ -1,0 +1,63 @@
+package dev.berth.job;
+
+import java.time.Clock;
+
+import org.springframework.context.SmartLifecycle;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+import dev.berth.alloc.AllocManager;
+import dev.berth.alloc.task.Interpolator;
+import dev.berth.events.ChangeFeed;
+import dev.berth.fingerprint.NodeRegistry;
+
+/** Wires the node-local job API: registry, scheduler (started after allocations are restored) and service. */
+@Configuration(proxyBeanMethods = false)
+class JobConfiguration {
+
+    @Bean
+    JobRegistry jobRegistry(JobStore store, ChangeFeed feed, Clock clock) {
+        return new JobRegistry(store, feed, clock);
+    }
+
+    @Bean(destroyMethod = "close")
+    LocalScheduler localScheduler(JobRegistry registry, AllocManager allocs, JobStore store, ChangeFeed feed, Clock clock,
+                                  NodeRegistry node) {
+        return new LocalScheduler(registry, allocs, store, feed, clock, () -> Interpolator.nodeAttributes(node.current(), null));
+    }
+
+    @Bean
+    JobService jobService(JobRegistry registry, LocalScheduler scheduler, AllocManager allocs) {
+        return new JobService(registry, scheduler, allocs);
+    }
+
+    /** The scheduler starts after alloc restore (phase 0) so its first pass sees every restored allocation. */
+    @Bean
+    SmartLifecycle jobSchedulerLifecycle(LocalScheduler scheduler) {
+        return new SmartLifecycle() {
+            private volatile boolean running;
+
+            @Override
+            public void start() {
+                scheduler.start();
+                running = true;
+            }
+
+            @Override
+            public void stop() {
+                scheduler.close();
+                running = false;
+            }
+
+            @Override
+            public boolean isRunning() {
+                return running;
+            }
+
+            @Override
+            public int getPhase() {
+                return 10;
+            }
+        };
+    }
+}

@@ -1,0 +1,196 @@
+package dev.berth.job;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ObjectNode;
+
+import dev.berth.alloc.AllocManager;
+import dev.berth.alloc.AllocView;
+import dev.berth.alloc.store.ClientStatus;
+
+/**
+ * The node-local job API behind the controllers: register, stop, purge, plan, summaries, allocations and evaluations of a
+ * job. Registration validates, canonicalizes, stores a version, creates an evaluation and kicks the {@link LocalScheduler}.
+ */
+public class JobService {
+
+    private final JobRegistry registry;
+    private final LocalScheduler scheduler;
+    private final AllocManager allocs;
+    private final JsonMapper json = JsonMapper.builder().build();
+
+    public JobService(JobRegistry registry, LocalScheduler scheduler, AllocManager allocs) {
+        this.registry = registry;
+        this.scheduler = scheduler;
+        this.allocs = allocs;
+    }
+
+    /** The answer to a register or deregister: Nomad's {@code JobRegisterResponse} fields. */
+    public record Result(String evalId, long evalCreateIndex, long jobModifyIndex, String warnings, long index) {
+    }
+
+    /** Registers (or updates) a job given as Nomad's job JSON. */
+    public Result register(JsonNode jobJson, Long enforceIndex) throws JobException {
+        if (!(jobJson instanceof ObjectNode raw)) {
+            throw new JobException(400, "Job must be specified");
+        }
+        ObjectNode job = JobDefaults.canonicalize(raw.deepCopy());
+        JobValidation.validate(job);
+        JobRegistry.Registered reg = registry.register(job, enforceIndex);
+        ObjectNode eval = registry.createEval(reg.job(), "job-register");
+        scheduler.kick(ns(reg.job()), id(reg.job()), eval.path("ID").asString());
+        return new Result(eval.path("ID").asString(), eval.path("CreateIndex").asLong(), reg.job().path("JobModifyIndex").asLong(),
+                "", eval.path("CreateIndex").asLong());
+    }
+
+    /** Stops the job ({@code purge}: and forgets it once its allocations are stopped). */
+    public Result deregister(String ns, String id, boolean purge) throws JobException {
+        ObjectNode job = registry.job(ns, id).orElseThrow(() -> new JobException(404, "job not found"));
+        ObjectNode stopped = job.deepCopy();
+        stopped.put("Stop", true);
+        JobRegistry.Registered reg = job.path("Stop").asBoolean() ? new JobRegistry.Registered(job, 0, false)
+                : registry.register(stopped, null);
+        ObjectNode eval = registry.createEval(reg.job(), "job-deregister");
+        scheduler.kick(ns, id, eval.path("ID").asString());
+        if (purge) {
+            scheduler.reconcileAll();
+            registry.purge(ns, id);
+            scheduler.forget(ns, id);
+        }
+        return new Result(eval.path("ID").asString(), eval.path("CreateIndex").asLong(), reg.job().path("JobModifyIndex").asLong(),
+                "", eval.path("CreateIndex").asLong());
+    }
+
+    public Optional<ObjectNode> job(String ns, String id) {
+        return registry.job(ns, id);
+    }
+
+    public List<ObjectNode> jobs() {
+        return registry.jobs();
+    }
+
+    public List<ObjectNode> versions(String ns, String id) {
+        return registry.versions(ns, id);
+    }
+
+    public List<ObjectNode> evaluations(String ns, String id) {
+        return registry.evals(ns, id);
+    }
+
+    public List<ObjectNode> evaluations() {
+        return registry.evals();
+    }
+
+    public Optional<ObjectNode> evaluation(String id) {
+        return registry.eval(id);
+    }
+
+    /** The allocations placed for the job that still exist on this node, oldest first. */
+    public List<AllocView> allocations(String ns, String id) {
+        List<AllocView> out = new ArrayList<>();
+        for (Placement p : scheduler.placements(ns, id)) {
+            allocs.get(p.allocId()).ifPresent(out::add);
+        }
+        return out;
+    }
+
+    /** Nomad's {@code JobSummary}: per group Queued/Starting/Running/Failed/Complete/Lost/Unknown. */
+    public ObjectNode summary(ObjectNode job) {
+        ObjectNode s = json.createObjectNode();
+        s.put("JobID", id(job));
+        s.put("Namespace", ns(job));
+        ObjectNode groups = s.putObject("Summary");
+        job.path("TaskGroups").forEach(g -> groups.set(g.path("Name").asString(), json.valueToTree(counts())));
+        for (Placement p : scheduler.placements(ns(job), id(job))) {
+            if (!(groups.get(p.group()) instanceof ObjectNode c)) {
+                continue;
+            }
+            String status = JobPlan.status(p, allocs::get);
+            String field = switch (status) {
+                case ClientStatus.RUNNING -> "Running";
+                case ClientStatus.COMPLETE -> "Complete";
+                case ClientStatus.FAILED -> "Failed";
+                case ClientStatus.LOST -> "Lost";
+                default -> "Starting";
+            };
+            c.put(field, c.path(field).asInt() + 1);
+        }
+        ObjectNode children = s.putObject("Children");
+        children.put("Pending", 0).put("Running", 0).put("Dead", 0);
+        for (ObjectNode child : registry.jobs()) {
+            if (id(job).equals(child.path("ParentID").asString()) && ns(job).equals(ns(child))) {
+                String st = child.path("Status").asString();
+                String f = "running".equals(st) ? "Running" : "dead".equals(st) ? "Dead" : "Pending";
+                children.put(f, children.path(f).asInt() + 1);
+            }
+        }
+        s.put("CreateIndex", job.path("CreateIndex").asLong());
+        s.put("ModifyIndex", job.path("ModifyIndex").asLong());
+        return s;
+    }
+
+    private static Map<String, Integer> counts() {
+        Map<String, Integer> m = new LinkedHashMap<>();
+        for (String k : List.of("Queued", "Complete", "Failed", "Running", "Starting", "Lost", "Unknown")) {
+            m.put(k, 0);
+        }
+        return m;
+    }
+
+    /** Nomad's {@code JobPlanResponse}: would it fit, what would change; nothing is stored. */
+    public ObjectNode plan(JsonNode jobJson) throws JobException {
+        if (!(jobJson instanceof ObjectNode raw)) {
+            throw new JobException(400, "Job must be specified");
+        }
+        ObjectNode job = JobDefaults.canonicalize(raw.deepCopy());
+        JobValidation.validate(job);
+        Optional<ObjectNode> current = registry.job(ns(job), id(job));
+        boolean changed = current.isEmpty() || !JobRegistry.specOf(current.get()).equals(JobRegistry.specOf(job));
+        job.put("Version", current.map(c -> c.path("Version").asLong() + (changed ? 1 : 0)).orElse(0L));
+        JobPlan plan = scheduler.plan(job);
+        ObjectNode r = json.createObjectNode();
+        r.putObject("Annotations").set("DesiredTGUpdates", json.valueToTree(plan.desired()));
+        ObjectNode failed = json.createObjectNode();
+        for (JobPlan.Place p : plan.places()) {
+            if (p.infeasible() != null) {
+                failed.putObject(p.group()).put("NodesEvaluated", 1).put("NodesFiltered", 1)
+                        .putObject("ConstraintFiltered").put(p.infeasible(), 1);
+            }
+        }
+        r.set("FailedTGAllocs", failed.isEmpty() ? json.nullNode() : failed);
+        r.put("JobModifyIndex", current.map(c -> c.path("JobModifyIndex").asLong()).orElse(0L));
+        r.putNull("CreatedEvals");
+        ObjectNode diff = r.putObject("Diff");
+        diff.put("Type", current.isEmpty() ? "Added" : changed ? "Edited" : "None");
+        diff.put("ID", id(job));
+        diff.putNull("Fields");
+        diff.putNull("Objects");
+        diff.putNull("TaskGroups");
+        r.putNull("NextPeriodicLaunch");
+        r.put("Warnings", "");
+        r.put("Index", current.map(c -> c.path("JobModifyIndex").asLong()).orElse(0L));
+        return r;
+    }
+
+    static String ns(JsonNode job) {
+        return job.path("Namespace").asString("default");
+    }
+
+    static String id(JsonNode job) {
+        return job.path("ID").asString();
+    }
+
+    public JobRegistry registry() {
+        return registry;
+    }
+
+    public LocalScheduler scheduler() {
+        return scheduler;
+    }
+}

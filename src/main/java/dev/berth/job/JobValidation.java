@@ -1,0 +1,92 @@
+package dev.berth.job;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/** Nomad's {@code Job.Validate} for what Berth runs; errors in Nomad's multierror text. Nothing changes on failure. */
+final class JobValidation {
+
+    private static final Set<String> TYPES = Set.of("service", "batch", "system", "sysbatch");
+
+    private JobValidation() {
+    }
+
+    static void validate(ObjectNode job) throws JobException {
+        List<String> errors = new ArrayList<>();
+        String id = job.path("ID").asString("");
+        if (id.isEmpty()) {
+            errors.add("Missing job ID");
+        } else if (id.contains(" ")) {
+            errors.add("Job ID contains a space");
+        } else if (id.contains("\u0000")) {
+            errors.add("Job ID contains a null character");
+        }
+        if (job.path("Name").asString("").isEmpty()) {
+            errors.add("Missing job name");
+        }
+        String type = job.path("Type").asString("");
+        if (!TYPES.contains(type)) {
+            errors.add("Invalid job type: \"" + type + "\"");
+        }
+        int priority = job.path("Priority").asInt(50);
+        if (priority < 1 || priority > 100) {
+            errors.add("Job priority must be between [1, 100]");
+        }
+        JsonNode groups = job.path("TaskGroups");
+        if (!groups.isArray() || groups.isEmpty()) {
+            errors.add("Missing job task groups");
+        }
+        Set<String> names = new HashSet<>();
+        int i = 0;
+        for (JsonNode g : groups) {
+            i++;
+            String name = g.path("Name").asString("");
+            if (name.isEmpty()) {
+                errors.add("Job task group " + i + " missing name");
+            } else if (!names.add(name)) {
+                errors.add("Job task group " + i + " redefines '" + name + "' from group " + i);
+            }
+            if (g.path("Count").asInt(1) < 0) {
+                errors.add("Task group " + name + " validation failed: Task group count can't be negative");
+            }
+            JsonNode tasks = g.path("Tasks");
+            if (!tasks.isArray() || tasks.isEmpty()) {
+                errors.add("Task group " + name + " validation failed: Missing tasks for task group");
+            }
+            Set<String> taskNames = new HashSet<>();
+            for (JsonNode t : tasks) {
+                String tn = t.path("Name").asString("");
+                if (tn.isEmpty()) {
+                    errors.add("Task group " + name + " validation failed: Task missing name");
+                } else if (!taskNames.add(tn)) {
+                    errors.add("Task group " + name + " validation failed: Task " + tn + " redefined");
+                }
+                if (t.path("Driver").asString("").isEmpty()) {
+                    errors.add("Task group " + name + " validation failed: Task " + tn + " validation failed: Missing task driver");
+                }
+            }
+        }
+        if (job.hasNonNull("Periodic") && job.path("Periodic").path("Enabled").asBoolean(true)) {
+            if (!"batch".equals(type) && !"sysbatch".equals(type)) {
+                errors.add("Periodic can only be used with \"batch\" or \"sysbatch\" scheduler");
+            }
+            String spec = job.path("Periodic").path("Spec").asString("");
+            if (spec.isEmpty() && job.path("Periodic").path("Specs").isEmpty()) {
+                errors.add("Periodic job must have a cron spec");
+            }
+        }
+        if (job.hasNonNull("ParameterizedJob") && !"batch".equals(type) && !"sysbatch".equals(type)) {
+            errors.add("Parameterized job can only be used with \"batch\" or \"sysbatch\" scheduler");
+        }
+        if (!errors.isEmpty()) {
+            StringBuilder sb = new StringBuilder(errors.size() == 1 ? "1 error occurred:\n" : errors.size() + " errors occurred:\n");
+            errors.forEach(e -> sb.append("\t* ").append(e).append('\n'));
+            throw new JobException(400, sb.append('\n').toString());
+        }
+    }
+}

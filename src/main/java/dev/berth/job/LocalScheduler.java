@@ -1,0 +1,342 @@
+package dev.berth.job;
+
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ObjectNode;
+
+import dev.berth.alloc.admission.AdmissionException;
+import dev.berth.alloc.AllocManager;
+import dev.berth.alloc.AllocView;
+import dev.berth.alloc.store.ClientStatus;
+import dev.berth.alloc.task.Interpolator;
+import dev.berth.alloc.spec.AllocationSpec;
+import dev.berth.alloc.spec.JobSpec;
+import dev.berth.alloc.spec.SpecValidationException;
+import dev.berth.events.ChangeFeed;
+
+/**
+ * Places jobs on this node: one loop (a virtual thread) reconciles every job with its allocations when kicked (a job
+ * registered or stopped) and once a second (blocked placements, reschedule delays, alloc status changes). Each job gets
+ * {@code count} allocations per group named {@code job.group[i]}, submitted through {@link AllocManager#submit} (validation
+ * and admission as for any allocation). The plan of one pass is {@link JobPlan}; this class carries it out.
+ */
+public class LocalScheduler implements AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(LocalScheduler.class);
+
+    private final JobRegistry jobs;
+    private final AllocManager allocs;
+    private final JobStore store;
+    private final ChangeFeed feed;
+    private final Clock clock;
+    private final Supplier<Map<String, String>> nodeAttributes;
+    private final JsonMapper json = JsonMapper.builder().build();
+    private final Map<String, Placement> placements = new ConcurrentHashMap<>();
+    /** Per job key: the open eval waiting for this pass and the blocked eval, if any. */
+    private final Map<String, String> pendingEval = new ConcurrentHashMap<>();
+    private final Map<String, String> blockedEval = new ConcurrentHashMap<>();
+    private final Semaphore kick = new Semaphore(0);
+    private volatile boolean closed;
+    private Thread loop;
+
+    public LocalScheduler(JobRegistry jobs, AllocManager allocs, JobStore store, ChangeFeed feed, Clock clock,
+                          Supplier<Map<String, String>> nodeAttributes) {
+        this.jobs = jobs;
+        this.allocs = allocs;
+        this.store = store;
+        this.feed = feed;
+        this.clock = clock;
+        this.nodeAttributes = nodeAttributes;
+        for (JobStore.Document d : store.placements()) {
+            Placement p = json.readValue(d.json(), Placement.class);
+            placements.put(p.allocId(), p);
+        }
+        for (ObjectNode e : jobs.evals()) {
+            if ("blocked".equals(e.path("Status").asString())) {
+                blockedEval.put(JobRegistry.key(e.path("Namespace").asString(), e.path("JobID").asString()), e.path("ID").asString());
+            }
+        }
+    }
+
+    /** Starts the loop (after allocations were restored, so a restart finds every placed allocation). */
+    public synchronized void start() {
+        if (loop == null) {
+            loop = Thread.ofVirtual().name("berth-scheduler").start(this::run);
+        }
+    }
+
+    /** Asks for a pass now; {@code evalId} (may be null) is finished by that pass. */
+    public void kick(String namespace, String jobId, String evalId) {
+        if (evalId != null) {
+            pendingEval.put(JobRegistry.key(namespace, jobId), evalId);
+        }
+        kick.release();
+    }
+
+    private void run() {
+        while (!closed) {
+            try {
+                kick.tryAcquire(1, TimeUnit.SECONDS);
+                kick.drainPermits();
+                reconcileAll();
+            } catch (InterruptedException e) {
+                return;
+            } catch (RuntimeException e) {
+                log.warn("Scheduler pass failed", e);
+            }
+        }
+    }
+
+    /** One pass over every job (also called directly by tests and the plan endpoint's callers). */
+    public synchronized void reconcileAll() {
+        for (ObjectNode job : jobs.jobs()) {
+            reconcile(job);
+        }
+    }
+
+    /** The allocation IDs the scheduler placed for the job, oldest first. */
+    public List<Placement> placements(String namespace, String jobId) {
+        return placements.values().stream().filter(p -> p.namespace().equals(namespace) && p.jobId().equals(jobId))
+                .sorted(Comparator.comparingLong(Placement::createIndex)).toList();
+    }
+
+    /** What a pass would do for {@code job} now, without doing it. */
+    public JobPlan plan(ObjectNode job) {
+        return JobPlan.compute(job, placements(job.path("Namespace").asString(), job.path("ID").asString()), this::view, clock.millis(),
+                Interpolator.forNode(nodeAttributes.get()));
+    }
+
+    Optional<AllocView> view(String allocId) {
+        return allocs.get(allocId);
+    }
+
+    private void reconcile(ObjectNode job) {
+        String ns = job.path("Namespace").asString();
+        String id = job.path("ID").asString();
+        String key = JobRegistry.key(ns, id);
+        if (job.hasNonNull("Periodic") && job.path("Periodic").path("Enabled").asBoolean(true)
+                || job.hasNonNull("ParameterizedJob") && !job.path("Dispatched").asBoolean(false)) {
+            finishPending(key, "complete", "", null);   // templates never run themselves
+            jobs.setStatus(ns, id, job.path("Stop").asBoolean() ? "dead" : "running");
+            return;
+        }
+        refreshStatuses(ns, id);
+        JobPlan plan = plan(job);
+        Map<String, ObjectNode> failed = new LinkedHashMap<>();
+        for (Placement p : plan.stops()) {
+            stop(p);
+        }
+        for (JobPlan.InPlace u : plan.inPlace()) {
+            submitExisting(job, u.placement());
+        }
+        for (JobPlan.Place place : plan.places()) {
+            if (place.infeasible() != null) {
+                failed.put(place.group(), failure(place, true));
+                continue;
+            }
+            if (!place(job, place)) {
+                ObjectNode f = failed.get(place.group());
+                if (f == null) {
+                    failed.put(place.group(), failure(place, false));
+                } else {
+                    f.put("CoalescedFailures", f.path("CoalescedFailures").asInt() + 1);
+                }
+            }
+        }
+        boolean infeasible = failed.values().stream().anyMatch(f -> f.path("ConstraintFiltered").size() > 0);
+        if (failed.isEmpty()) {
+            finishPending(key, "complete", "", null);
+            String blocked = blockedEval.remove(key);
+            if (blocked != null) {
+                jobs.finishEval(blocked, "complete", "", null);
+            }
+        } else if (infeasible) {
+            finishPending(key, "failed", "constraints not met on this node", json.valueToTree(failed));
+        } else {
+            ObjectNode tree = json.valueToTree(failed);
+            String blocked = blockedEval.computeIfAbsent(key, k -> {
+                ObjectNode b = jobs.createEval(job, "queued-allocs");
+                jobs.finishEval(b.path("ID").asString(), "blocked", "created to place remaining allocations", tree);
+                return b.path("ID").asString();
+            });
+            String pending = pendingEval.remove(key);
+            if (pending != null) {
+                jobs.finishEval(pending, "complete", "", tree);
+                jobs.eval(pending).ifPresent(e -> e.put("BlockedEval", blocked));
+            }
+        }
+        jobs.setStatus(ns, id, status(job));
+    }
+
+    private String status(ObjectNode job) {
+        List<Placement> mine = placements(job.path("Namespace").asString(), job.path("ID").asString());
+        boolean live = mine.stream().anyMatch(p -> !ClientStatus.terminal(statusOf(p)) && !p.replaced());
+        if (live) {
+            return "running";
+        }
+        if (job.path("Stop").asBoolean() || !mine.isEmpty() && !"service".equals(job.path("Type").asString())) {
+            return "dead";
+        }
+        return "pending";
+    }
+
+    private String statusOf(Placement p) {
+        return allocs.get(p.allocId()).map(v -> v.record().clientStatus()).orElse(p.lastStatus() == null ? "pending" : p.lastStatus());
+    }
+
+    private void refreshStatuses(String ns, String id) {
+        for (Placement p : placements(ns, id)) {
+            Optional<AllocView> v = allocs.get(p.allocId());
+            if (v.isEmpty()) {
+                if (!p.submitted()) {
+                    resubmitLost(ns, id, p);
+                }
+                continue;
+            }
+            String status = v.get().record().clientStatus();
+            Long failedAt = p.failedAt() == null && (ClientStatus.FAILED.equals(status) || ClientStatus.LOST.equals(status))
+                    ? Long.valueOf(clock.millis()) : p.failedAt();
+            if (!status.equals(p.lastStatus()) || !java.util.Objects.equals(failedAt, p.failedAt())) {
+                save(p.withStatus(status, failedAt));
+            }
+        }
+    }
+
+    /** A placement written before a crash whose allocation never reached the submission path: submit the same ID now. */
+    private void resubmitLost(String ns, String id, Placement p) {
+        jobs.versions(ns, id).stream().filter(j -> j.path("Version").asLong() == p.jobVersion()).findFirst()
+                .ifPresent(job -> submitNew(job, p));
+    }
+
+    private boolean place(ObjectNode job, JobPlan.Place place) {
+        Placement prev = place.previous();
+        if (prev != null && place.update() && !prev.replaced()) {
+            stop(prev);
+        }
+        long index = nextIndex();
+        Placement p = new Placement(UUID.randomUUID().toString(), job.path("Namespace").asString(), job.path("ID").asString(),
+                place.group(), place.index(), job.path("Version").asLong(), place.groupHash(), prev == null ? null : prev.allocId(),
+                place.reschedules(), false, false, null, null, place.update(), index);
+        save(p);
+        if (!submitNew(job, p)) {
+            placements.remove(p.allocId());
+            store.deletePlacement(p.allocId());
+            return false;
+        }
+        if (prev != null && !place.update()) {
+            save(placements.getOrDefault(prev.allocId(), prev).asReplaced());
+        }
+        return true;
+    }
+
+    private boolean submitNew(ObjectNode job, Placement p) {
+        try {
+            allocs.submit(p.allocId(), spec(job, p, AllocationSpec.DESIRED_RUN, p.createIndex()));
+            save(p.asSubmitted());
+            return true;
+        } catch (AdmissionException e) {
+            log.debug("{} does not fit yet: {}", p.name(), e.getMessage());
+            return false;
+        } catch (SpecValidationException e) {
+            log.warn("{} refused: {}", p.name(), e.getMessage());
+            return false;
+        }
+    }
+
+    private void submitExisting(ObjectNode job, Placement p) {
+        try {
+            allocs.submit(p.allocId(), spec(job, p, AllocationSpec.DESIRED_RUN, nextIndex()));
+            save(p.withVersion(job.path("Version").asLong()));
+        } catch (AdmissionException | SpecValidationException e) {
+            log.warn("In-place update of {} refused: {}", p.name(), e.getMessage());
+        }
+    }
+
+    private void stop(Placement p) {
+        Optional<AllocView> v = allocs.get(p.allocId());
+        if (v.isPresent() && !v.get().record().spec().desiredTerminal()) {
+            AllocationSpec spec = v.get().record().spec();
+            try {
+                allocs.submit(p.allocId(), new AllocationSpec(spec.id(), spec.name(), spec.namespace(), spec.jobId(), spec.job(),
+                        spec.taskGroup(), AllocationSpec.DESIRED_STOP, nextIndex(), spec.previousAllocation(), spec.allocatedResources()));
+            } catch (AdmissionException | SpecValidationException e) {
+                log.warn("Stopping {} refused: {}", p.name(), e.getMessage());
+            }
+        }
+        save(p.asReplaced());
+    }
+
+    private AllocationSpec spec(ObjectNode job, Placement p, String desired, long modifyIndex) {
+        JobSpec js = json.treeToValue(job, JobSpec.class);
+        return new AllocationSpec(p.allocId(), p.name(), p.namespace(), p.jobId(), js, p.group(), desired, modifyIndex,
+                p.previousAlloc(), null);
+    }
+
+    private long nextIndex() {
+        try (var pending = feed.begin()) {
+            return pending.index();
+        }
+    }
+
+    private void save(Placement p) {
+        placements.put(p.allocId(), p);
+        store.putPlacement(new JobStore.Document(p.allocId(), p.namespace(), p.jobId(), json.writeValueAsString(p)));
+    }
+
+    /** Forgets the placements of a purged job whose allocations are all terminal or gone. */
+    public synchronized void forget(String namespace, String jobId) {
+        for (Placement p : placements(namespace, jobId)) {
+            placements.remove(p.allocId());
+            store.deletePlacement(p.allocId());
+        }
+    }
+
+    private ObjectNode failure(JobPlan.Place place, boolean infeasible) {
+        ObjectNode m = json.createObjectNode();
+        m.put("NodesEvaluated", 1);
+        m.put("NodesFiltered", infeasible ? 1 : 0);
+        ObjectNode filtered = json.createObjectNode();
+        if (infeasible) {
+            filtered.put(place.infeasible(), 1);
+        }
+        m.set("ConstraintFiltered", filtered);
+        m.put("NodesExhausted", infeasible ? 0 : 1);
+        m.set("DimensionExhausted", infeasible ? json.createObjectNode() : json.createObjectNode().put("resources", 1));
+        m.put("CoalescedFailures", 0);
+        return m;
+    }
+
+    private void finishPending(String key, String status, String description, JsonNode failed) {
+        String evalId = pendingEval.remove(key);
+        if (evalId != null) {
+            jobs.finishEval(evalId, status, description, failed);
+        }
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+        kick.release();
+    }
+
+    /** Placements of every job, for listings. */
+    List<Placement> all() {
+        return new ArrayList<>(placements.values());
+    }
+}

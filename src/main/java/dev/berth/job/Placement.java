@@ -1,0 +1,56 @@
+package dev.berth.job;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * What the local scheduler placed, persisted before the allocation is submitted (so a restart re-submits the same ID and
+ * never places twice).
+ *
+ * @param groupHash      fingerprint of the group's destructive fields when placed ({@link GroupHash})
+ * @param previousAlloc  the allocation this one replaces (update or reschedule), else null
+ * @param reschedules    epoch millis of the reschedules that led to this allocation (its chain's history)
+ * @param replaced       superseded by a newer allocation for the same index (or stopped by scale-down / job stop)
+ * @param submitted      the allocation reached the alloc submission path
+ * @param lastStatus     the allocation's last client status seen (kept after the alloc itself is collected)
+ * @param failedAt       epoch millis when the scheduler first saw it failed, else null
+ * @param update         placed by a destructive update (counts against {@code update.max_parallel} until running)
+ */
+public record Placement(String allocId, String namespace, String jobId, String group, int index, long jobVersion,
+                        String groupHash, String previousAlloc, List<Long> reschedules, boolean replaced, boolean submitted,
+                        String lastStatus, Long failedAt, boolean update, long createIndex) {
+
+    public Placement {
+        reschedules = reschedules == null ? List.of() : List.copyOf(reschedules);
+    }
+
+    public String name() {
+        return jobId + "." + group + "[" + index + "]";
+    }
+
+    Placement asReplaced() {
+        return new Placement(allocId, namespace, jobId, group, index, jobVersion, groupHash, previousAlloc, reschedules, true,
+                submitted, lastStatus, failedAt, update, createIndex);
+    }
+
+    Placement asSubmitted() {
+        return new Placement(allocId, namespace, jobId, group, index, jobVersion, groupHash, previousAlloc, reschedules, replaced,
+                true, lastStatus, failedAt, update, createIndex);
+    }
+
+    Placement withStatus(String status, Long failed) {
+        return new Placement(allocId, namespace, jobId, group, index, jobVersion, groupHash, previousAlloc, reschedules, replaced,
+                submitted, status, failed, update, createIndex);
+    }
+
+    Placement withVersion(long version) {
+        return new Placement(allocId, namespace, jobId, group, index, version, groupHash, previousAlloc, reschedules, replaced,
+                submitted, lastStatus, failedAt, update, createIndex);
+    }
+
+    List<Long> reschedulesPlus(long now) {
+        List<Long> out = new ArrayList<>(reschedules);
+        out.add(now);
+        return out;
+    }
+}

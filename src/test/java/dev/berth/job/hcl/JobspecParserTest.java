@@ -1,0 +1,123 @@
+package dev.berth.job.hcl;
+
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+
+import org.junit.jupiter.api.Test;
+
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
+
+import dev.berth.job.JobDefaults;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** Jobspecs in the shapes of Nomad's documentation become Nomad's job JSON. */
+class JobspecParserTest {
+
+    final JobspecParser parser = new JobspecParser();
+
+    static String read(String name) throws Exception {
+        try (InputStream in = JobspecParserTest.class.getResourceAsStream("/jobspecs/" + name)) {
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        }
+    }
+
+    @Test
+    void serviceJobWithPortsChecksPoliciesAndDurations() throws Exception {
+        ObjectNode job = parser.parse(read("service.nomad.hcl"));
+        assertThat(job.path("ID").asString()).isEqualTo("docs");
+        assertThat(job.path("Name").asString()).isEqualTo("docs");
+        assertThat(job.path("Type").asString()).isEqualTo("service");
+        assertThat(job.path("Datacenters").get(0).asString()).isEqualTo("dc1");
+        JsonNode c = job.path("Constraints").get(0);
+        assertThat(c.path("LTarget").asString()).isEqualTo("${attr.kernel.name}");
+        assertThat(c.path("RTarget").asString()).isEqualTo("linux");
+        assertThat(c.path("Operand").asString()).isEqualTo("=");
+        assertThat(job.path("Update").path("MaxParallel").asInt()).isEqualTo(2);
+        assertThat(job.path("Update").path("MinHealthyTime").asLong()).isEqualTo(15_000_000_000L);
+
+        JsonNode g = job.path("TaskGroups").get(0);
+        assertThat(g.path("Name").asString()).isEqualTo("example");
+        assertThat(g.path("Count").asInt()).isEqualTo(3);
+        JsonNode net = g.path("Networks").get(0);
+        assertThat(net.path("ReservedPorts").get(0).path("Label").asString()).isEqualTo("http");
+        assertThat(net.path("ReservedPorts").get(0).path("Value").asInt()).isEqualTo(8080);
+        assertThat(net.path("DynamicPorts").get(0).path("Label").asString()).isEqualTo("metrics");
+        assertThat(g.path("RestartPolicy").path("Interval").asLong()).isEqualTo(1_800_000_000_000L);
+        assertThat(g.path("RestartPolicy").path("Delay").asLong()).isEqualTo(15_000_000_000L);
+        assertThat(g.path("ReschedulePolicy").path("MaxDelay").asLong()).isEqualTo(3_600_000_000_000L);
+        assertThat(g.path("ReschedulePolicy").path("Unlimited").asBoolean()).isTrue();
+        assertThat(g.path("EphemeralDisk").path("SizeMB").asInt()).isEqualTo(500);
+        assertThat(g.path("EphemeralDisk").path("Migrate").asBoolean()).isTrue();
+        JsonNode svc = g.path("Services").get(0);
+        assertThat(svc.path("Name").asString()).isEqualTo("docs-web");
+        assertThat(svc.path("PortLabel").asString()).isEqualTo("http");
+        assertThat(svc.path("Checks").get(0).path("Interval").asLong()).isEqualTo(10_000_000_000L);
+        assertThat(svc.path("Checks").get(0).path("Timeout").asLong()).isEqualTo(2_000_000_000L);
+
+        JsonNode t = g.path("Tasks").get(0);
+        assertThat(t.path("Name").asString()).isEqualTo("server");
+        assertThat(t.path("Driver").asString()).isEqualTo("raw_exec");
+        assertThat(t.path("Config").path("args").get(1).asString()).isEqualTo(":${NOMAD_PORT_http}");
+        assertThat(t.path("Config").path("args").get(3).asString()).isEqualTo("hello from ${node.unique.name}");
+        assertThat(t.path("Env").path("GREETING").asString()).isEqualTo("hi");
+        assertThat(t.path("Resources").path("CPU").asInt()).isEqualTo(200);
+        assertThat(t.path("Resources").path("MemoryMB").asInt()).isEqualTo(128);
+        assertThat(t.path("KillTimeout").asLong()).isEqualTo(20_000_000_000L);
+        assertThat(t.path("KillSignal").asString()).isEqualTo("SIGINT");
+        assertThat(t.path("ShutdownDelay").asLong()).isEqualTo(5_000_000_000L);
+        assertThat(t.path("LogConfig").path("MaxFiles").asInt()).isEqualTo(3);
+        assertThat(t.path("Meta").path("owner").asString()).isEqualTo("platform");
+    }
+
+    @Test
+    void canonicalizeFillsNomadsDefaults() throws Exception {
+        ObjectNode job = JobDefaults.canonicalize(parser.parse(read("periodic.nomad.hcl")));
+        assertThat(job.path("Namespace").asString()).isEqualTo("default");
+        assertThat(job.path("Priority").asInt()).isEqualTo(50);
+        assertThat(job.path("Region").asString()).isEqualTo("global");
+        assertThat(job.path("Periodic").path("Specs").get(0).asString()).isEqualTo("0 2 * * *");
+        assertThat(job.path("Periodic").path("ProhibitOverlap").asBoolean()).isTrue();
+        assertThat(job.path("Periodic").path("TimeZone").asString()).isEqualTo("America/New_York");
+        assertThat(job.has("Update")).isFalse();
+        JsonNode g = job.path("TaskGroups").get(0);
+        assertThat(g.path("Count").asInt()).isEqualTo(1);
+        assertThat(g.path("RestartPolicy").path("Attempts").asInt()).isEqualTo(3);
+        assertThat(g.path("ReschedulePolicy").path("Attempts").asInt()).isEqualTo(1);
+        assertThat(g.path("ReschedulePolicy").path("DelayFunction").asString()).isEqualTo("constant");
+        JsonNode t = g.path("Tasks").get(0);
+        assertThat(t.path("Resources").path("CPU").asInt()).isEqualTo(100);
+        assertThat(t.path("Resources").path("MemoryMB").asInt()).isEqualTo(300);
+        assertThat(t.path("KillTimeout").asLong()).isEqualTo(5_000_000_000L);
+        assertThat(t.path("LogConfig").path("MaxFileSizeMB").asInt()).isEqualTo(10);
+    }
+
+    @Test
+    void parameterizedJobWithDispatchPayloadAndLifecycle() throws Exception {
+        ObjectNode job = parser.parse(read("parameterized.nomad.hcl"));
+        assertThat(job.path("ParameterizedJob").path("Payload").asString()).isEqualTo("required");
+        assertThat(job.path("ParameterizedJob").path("MetaRequired").get(0).asString()).isEqualTo("input");
+        JsonNode t = job.path("TaskGroups").get(0).path("Tasks").get(0);
+        assertThat(t.path("DispatchPayload").path("File").asString()).isEqualTo("input.json");
+        assertThat(t.path("Lifecycle").path("Hook").asString()).isEqualTo("prestart");
+        assertThat(t.path("Config").path("args").get(0).asString()).isEqualTo("${NOMAD_TASK_DIR}/input.json");
+    }
+
+    @Test
+    void aBrokenJobspecNamesLineAndColumn() {
+        assertThatThrownBy(() -> parser.parse("job \"x\" {\n  group \"g\" {\n    count = = 2\n  }\n}\n"))
+                .isInstanceOf(JobspecParser.JobspecException.class).hasMessageMatching("(?s)input\\.hcl:\\d+,\\d+: .*");
+        assertThatThrownBy(() -> parser.parse("group \"g\" {\n}\n")).isInstanceOf(JobspecParser.JobspecException.class);
+    }
+
+    @Test
+    void durationsAreNanoseconds() {
+        var f = tools.jackson.databind.node.JsonNodeFactory.instance;
+        assertThat(JobspecMapping.nanos(f.stringNode("1h30m"))).isEqualTo(5_400_000_000_000L);
+        assertThat(JobspecMapping.nanos(f.stringNode("250ms"))).isEqualTo(250_000_000L);
+        assertThat(JobspecMapping.nanos(f.stringNode("1.5s"))).isEqualTo(1_500_000_000L);
+        assertThatThrownBy(() -> JobspecMapping.nanos(f.stringNode("ten seconds"))).isInstanceOf(IllegalArgumentException.class);
+    }
+}
