@@ -44,7 +44,7 @@ pct() { awk -v a="$1" -v b="$2" -v w="$3" -v hz="$HZ" 'BEGIN {printf "%.2f", 100
 JAVA_BIN=""
 heap_after_gc_mb() { # full GC, then the used heap from the JVM itself
   "$JCMD" "$AGENT" GC.run >/dev/null
-  "$JCMD" "$AGENT" GC.heap_info | awk '/generation|garbage-first heap/ {for (i = 1; i <= NF; i++) if ($i == "used") {v = $(i + 1); sub(/K,?/, "", v); s += v}} END {printf "%d", s / 1024}' | head -1
+  "$JCMD" "$AGENT" GC.heap_info | awk '/^ *(DefNew|Tenured|PSYoungGen|ParOldGen|def new generation|tenured generation|garbage-first heap) / {for (i = 1; i <= NF; i++) if ($i == "used") {v = $(i + 1); sub(/K,?/, "", v); s += v}} END {printf "%d", s / 1024}' | head -1
 }
 row() { printf '| %s | %s | %s |\n' "$1" "$2" "$(load)"; }
 

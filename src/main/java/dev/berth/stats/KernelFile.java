@@ -13,15 +13,20 @@ import java.util.concurrent.atomic.AtomicInteger;
  * file per second; what remains is the kernel generating the file's text. cgroupfs files are seq files, which restart
  * at offset 0 and fill a read as far as the buffer allows, so a short read is the end of the file.
  *
- * <p>Descriptors are bounded: all kernel files together hold at most {@link #BUDGET} of them (half the process's
- * descriptor limit, so tasks, log FIFOs and sockets keep the other half); past it a file is opened and closed per read
- * as before. Not thread-safe; the owning reader serialises reads and {@link #close()}.
+ * <p>Descriptors are bounded by what the process can spare: kernel files together hold at most three quarters of the
+ * descriptor limit less {@value #OWN_PER_TASK} per sampled task (each task also holds descriptors of its own: log
+ * FIFOs, its pidfd, the shim's pipe; 7 measured), re-checked at every read. Past that a file gives its descriptor
+ * back and is opened and closed per read as before. With a hard limit of 524,288 that never binds; with 20,000 it
+ * holds all files up to ~700 tasks and none from ~1,900.
+ * Not thread-safe; the owning reader serialises reads and {@link #close()}.
  */
 final class KernelFile implements AutoCloseable {
 
-    /** Descriptors all kernel files together may hold open. */
-    static final int BUDGET = budget();
+    /** Descriptors a sampled task is assumed to hold besides its kernel files. */
+    static final int OWN_PER_TASK = 8;
+    private static final long LIMIT = maxDescriptors();
     private static final AtomicInteger HELD = new AtomicInteger();
+    private static volatile int tasks;
 
     private final Path path;
     private FileChannel channel;
@@ -40,6 +45,16 @@ final class KernelFile implements AutoCloseable {
         return HELD.get();
     }
 
+    /** The number of tasks being sampled (the collector tells). */
+    static void sampledTasks(int count) {
+        tasks = count;
+    }
+
+    /** How many descriptors kernel files may hold now. */
+    static long allowed() {
+        return LIMIT * 3 / 4 - (long) OWN_PER_TASK * tasks;
+    }
+
     /**
      * Reads the whole file into {@code buffer}.
      *
@@ -49,7 +64,10 @@ final class KernelFile implements AutoCloseable {
         if (closed) {
             return false;
         }
-        if (channel == null && HELD.incrementAndGet() <= BUDGET) {
+        if (channel != null && HELD.get() > allowed()) {
+            release(); // more tasks arrived since it was opened: give the descriptor back
+        }
+        if (channel == null && HELD.incrementAndGet() <= allowed()) {
             try {
                 channel = FileChannel.open(path, StandardOpenOption.READ);
             } catch (NoSuchFileException gone) {
@@ -76,6 +94,10 @@ final class KernelFile implements AutoCloseable {
     @Override
     public void close() {
         closed = true;
+        release();
+    }
+
+    private void release() {
         if (channel != null) {
             try {
                 channel.close();
@@ -88,12 +110,11 @@ final class KernelFile implements AutoCloseable {
         }
     }
 
-    private static int budget() {
-        long limit = 0;
+    private static long maxDescriptors() {
         if (java.lang.management.ManagementFactory.getOperatingSystemMXBean()
                 instanceof com.sun.management.UnixOperatingSystemMXBean unix) {
-            limit = unix.getMaxFileDescriptorCount();
+            return Math.max(0, unix.getMaxFileDescriptorCount());
         }
-        return (int) Math.min(Integer.MAX_VALUE, Math.max(0, limit / 2));
+        return 0;
     }
 }

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.file.FileStore;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -24,7 +25,7 @@ import dev.berth.config.CpuClock;
  * Reads the host through one shared OSHI {@link SystemInfo}, plus {@code /proc/meminfo} and {@code /proc/filesystems}
  * where OSHI does not expose what Nomad (gopsutil) reports: {@code MemFree}/{@code Buffers}/{@code Cached} for
  * {@code Used}/{@code Free}, and which file system types are backed by a device. Partitions are enumerated only when
- * the mount table changes ({@link MountTableWatch}); a tick costs one {@code statvfs} per reported partition plus one
+ * the mount table changes ({@link MountTableWatch}), at most every {@link #REFRESH_AFTER}; a tick costs one {@code statvfs} per reported partition plus one
  * for the alloc dir, whatever the number of task mounts.
  */
 public final class OshiHostStatsSource implements HostStatsSource {
@@ -36,8 +37,13 @@ public final class OshiHostStatsSource implements HostStatsSource {
     private final Set<String> deviceFileSystems;
     private volatile double totalComputeMhz = -1;
     private final MountTableWatch mountTable;
+    /** A partition mounted or unmounted shows up in the host stats within this time. */
+    static final Duration REFRESH_AFTER = Duration.ofSeconds(30);
     /** The partitions {@link #disks()} reports, as of the last mount-table change; null before the first tick. */
     private volatile List<Partition> partitions;
+    /** Only the collector's tick (one thread at a time) touches these two. */
+    private boolean mountsChanged;
+    private long enumeratedAtNanos;
 
     public OshiHostStatsSource(SystemInfo systemInfo) {
         this(systemInfo, Path.of("/proc/meminfo"), Path.of("/proc/filesystems"));
@@ -103,14 +109,20 @@ public final class OshiHostStatsSource implements HostStatsSource {
 
     /**
      * The device-backed partitions, enumerated through OSHI (every mount, a {@code statvfs} each) only when the mount
-     * table changed since the last tick: tasks add and remove tmpfs mounts, and a host with a thousand running tasks has
+     * table changed, and then at most once per {@link #REFRESH_AFTER}: tasks add and remove tmpfs mounts, and a host with a thousand running tasks has
      * two thousand of them, none of which is reported.
      */
     private List<Partition> partitions() {
         List<Partition> known = partitions;
-        if (known != null && !mountTable.changed()) {
+        if (mountTable.changed()) {
+            mountsChanged = true;
+        }
+        // where mounts churn (tasks starting and stopping all the time) enumerate at most every REFRESH_AFTER
+        if (known != null && (!mountsChanged || System.nanoTime() - enumeratedAtNanos < REFRESH_AFTER.toNanos())) {
             return known;
         }
+        mountsChanged = false;
+        enumeratedAtNanos = System.nanoTime();
         List<Partition> found = new ArrayList<>();
         for (OSFileStore store : os.getFileSystem().getFileStores(true)) {
             String device = store.getVolume();

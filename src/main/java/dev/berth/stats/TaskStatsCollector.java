@@ -80,6 +80,7 @@ public class TaskStatsCollector implements SmartLifecycle {
         if (replaced != null) {
             replaced.retire();
         }
+        KernelFile.sampledTasks(entries.size());
     }
 
     /** Stops sampling (exited/stop) and drops the task's snapshot at once, so its metric series disappear. */
@@ -88,6 +89,7 @@ public class TaskStatsCollector implements SmartLifecycle {
         Entry removed = entries.remove(key);
         if (removed != null) {
             removed.retire();
+            KernelFile.sampledTasks(entries.size());
         }
         if (removed != null | latest.remove(key) != null) {
             publish();

@@ -59,7 +59,15 @@ class KernelFileTest {
     }
 
     @Test
-    void theDescriptorBudgetIsHalfTheProcessLimit() {
-        assertThat(KernelFile.BUDGET).isPositive();
+    void theDescriptorAllowanceShrinksWithTheNumberOfTasks() {
+        KernelFile.sampledTasks(0);
+        long none = KernelFile.allowed();
+        KernelFile.sampledTasks(100);
+        try {
+            assertThat(none).isPositive();
+            assertThat(KernelFile.allowed()).isEqualTo(none - 100L * KernelFile.OWN_PER_TASK);
+        } finally {
+            KernelFile.sampledTasks(0);
+        }
     }
 }
