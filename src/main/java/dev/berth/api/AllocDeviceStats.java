@@ -29,7 +29,8 @@ final class AllocDeviceStats {
                 var ru = taskUsage.resourceUsage();
                 List<DeviceGroupStats> devices = allocator.taskStats(allocId, entry.getKey());
                 tasks.put(entry.getKey(), new AllocStatsDtos.TaskResourceUsageDto(new AllocStatsDtos.ResourceUsage(ru.memoryStats(),
-                        ru.cpuStats(), devices.isEmpty() ? ru.deviceStats() : List.copyOf(devices)), taskUsage.timestamp(), taskUsage.pids()));
+                        ru.cpuStats(), devices.isEmpty() ? ru.deviceStats() : List.copyOf(devices)), taskUsage.timestamp(), taskUsage.pids(),
+                        taskUsage.pressure()));
             }
         }
         var top = usage.resourceUsage();

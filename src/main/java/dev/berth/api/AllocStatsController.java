@@ -15,6 +15,7 @@ import dev.berth.device.DeviceAllocator;
 import dev.berth.device.DeviceStatsView;
 import dev.berth.stats.AllocStats;
 import dev.berth.stats.TaskStatsCollector;
+import dev.berth.stats.TaskPressureCollector;
 import dev.berth.stats.TaskStatsSnapshot;
 
 /**
@@ -33,14 +34,16 @@ class AllocStatsController {
     private final AllocManager allocs;
     private final TaskStatsCollector collector;
     private final DeviceAllocator devices;
-
+    private final TaskPressureCollector pressure;
     private final DeviceStatsView deviceStats;
     /** Keyed by alloc ID + NUL + task filter; emptied at every publish, so entries of destroyed allocs do not pile up. */
     private final Map<String, Built> built = new ConcurrentHashMap<>();
 
-    AllocStatsController(AllocManager allocs, TaskStatsCollector collector, DeviceAllocator devices, DeviceStatsView deviceStats) {
+    AllocStatsController(AllocManager allocs, TaskStatsCollector collector, DeviceAllocator devices, DeviceStatsView deviceStats,
+            TaskPressureCollector pressure) {
         this.deviceStats = deviceStats;
         this.allocs = allocs;
+        this.pressure = pressure;
         this.collector = collector;
         this.devices = devices;
         collector.addListener(published -> built.clear());
@@ -59,7 +62,8 @@ class AllocStatsController {
         if (cached != null && cached.snapshots() == snapshots) { // same published list: nothing changed since
             usage = cached.usage();
         } else {
-            usage = AllocResourceUsage.of(AllocStats.of(snapshots, filter));
+            usage = AllocResourceUsage.of(AllocStats.of(snapshots, filter),
+                    s -> pressure.pressure(s.target().allocId(), s.target().task()).orElse(null));
             built.put(key, new Built(snapshots, usage));
         }
         return devices.holdsDevices(id) ? AllocDeviceStats.withDeviceStats(usage, id, filter, deviceStats) : usage;

@@ -4,11 +4,15 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import java.util.function.Function;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 
 import dev.berth.stats.AllocStats;
 import dev.berth.stats.TaskCpuStats;
 import dev.berth.stats.TaskMemoryStats;
+import dev.berth.stats.TaskPressure;
 import dev.berth.stats.TaskResourceUsage;
 import dev.berth.stats.TaskStatsSnapshot;
 
@@ -28,8 +32,13 @@ final class AllocStatsDtos {
             @JsonProperty("Timestamp") long timestamp) {
 
         static AllocResourceUsage of(AllocStats stats) {
+            return of(stats, snapshot -> null);
+        }
+
+        /** @param pressure a task's PSI figures (null when it has none: cgroup v1, no PSI) */
+        static AllocResourceUsage of(AllocStats stats, Function<TaskStatsSnapshot, TaskPressure> pressure) {
             Map<String, TaskResourceUsageDto> tasks = new LinkedHashMap<>();
-            stats.tasks().forEach((name, snapshot) -> tasks.put(name, TaskResourceUsageDto.of(snapshot)));
+            stats.tasks().forEach((name, snapshot) -> tasks.put(name, TaskResourceUsageDto.of(snapshot, pressure.apply(snapshot))));
             boolean any = !tasks.isEmpty();
             // LatestAllocStats always answers a non-nil ResourceUsage, empty stats and DeviceStats [] when no task ran;
             // Measured is joinStringSet's result once a task was added, nil before.
@@ -41,12 +50,21 @@ final class AllocStatsDtos {
         }
     }
 
+    /**
+     * Nomad's task usage; {@code Pressure} is Berth's addition (cgroup v2 PSI), left out when the task has none, so
+     * Nomad clients, which ignore unknown fields, see Nomad's shape.
+     */
     record TaskResourceUsageDto(
             @JsonProperty("ResourceUsage") ResourceUsage resourceUsage,
             @JsonProperty("Timestamp") long timestamp,
-            @JsonProperty("Pids") Map<String, ResourceUsage> pids) {
+            @JsonProperty("Pids") Map<String, ResourceUsage> pids,
+            @JsonProperty("Pressure") @JsonInclude(JsonInclude.Include.NON_NULL) PressureDto pressure) {
 
-        static TaskResourceUsageDto of(TaskStatsSnapshot snapshot) {
+        TaskResourceUsageDto(ResourceUsage resourceUsage, long timestamp, Map<String, ResourceUsage> pids) {
+            this(resourceUsage, timestamp, pids, null);
+        }
+
+        static TaskResourceUsageDto of(TaskStatsSnapshot snapshot, TaskPressure pressure) {
             Map<String, ResourceUsage> pids = null;
             if (!snapshot.pids().isEmpty()) {
                 pids = new LinkedHashMap<>();
@@ -54,7 +72,35 @@ final class AllocStatsDtos {
                     pids.put(pid.getKey(), ResourceUsage.of(pid.getValue()));
                 }
             }
-            return new TaskResourceUsageDto(ResourceUsage.of(snapshot.usage()), snapshot.timestampNanos(), pids);
+            return new TaskResourceUsageDto(ResourceUsage.of(snapshot.usage()), snapshot.timestampNanos(), pids,
+                    pressure == null || pressure.isEmpty() ? null : PressureDto.of(pressure));
+        }
+    }
+
+    /** A task's PSI: {@code CPU}, {@code Memory}, {@code IO}, each present only where the kernel has the file. */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    record PressureDto(@JsonProperty("CPU") StallDto cpu, @JsonProperty("Memory") StallDto memory, @JsonProperty("IO") StallDto io) {
+
+        static PressureDto of(TaskPressure p) {
+            return new PressureDto(StallDto.of(p.cpu()), StallDto.of(p.memory()), StallDto.of(p.io()));
+        }
+    }
+
+    /** {@code Some} and {@code Full} (absent where the kernel has no full line, e.g. cpu before 5.13). */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    record StallDto(@JsonProperty("Some") LineDto some, @JsonProperty("Full") LineDto full) {
+
+        static StallDto of(TaskPressure.Pressure p) {
+            return p == null ? null : new StallDto(LineDto.of(p.some()), LineDto.of(p.full()));
+        }
+    }
+
+    /** Percent of wall time stalled over 10/60/300 s, and the total stall time in microseconds. */
+    record LineDto(@JsonProperty("Avg10") double avg10, @JsonProperty("Avg60") double avg60,
+            @JsonProperty("Avg300") double avg300, @JsonProperty("Total") long total) {
+
+        static LineDto of(TaskPressure.Line line) {
+            return line == null ? null : new LineDto(line.avg10(), line.avg60(), line.avg300(), line.totalMicros());
         }
     }
 

@@ -13,6 +13,7 @@ import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.ConcurrentSkipListSet;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Predicate;
 
 import org.springframework.beans.factory.annotation.Autowired;
@@ -41,6 +42,7 @@ public class ChangeFeed {
     private final NavigableSet<Long> inFlight = new ConcurrentSkipListSet<>();
     private final ConcurrentSkipListMap<Long, Change> journal = new ConcurrentSkipListMap<>();
     private final AtomicInteger journalSize = new AtomicInteger();
+    private final AtomicLong discardedThrough = new AtomicLong();
     private final Set<Waiter> waiters = ConcurrentHashMap.newKeySet();
 
     @Autowired
@@ -80,7 +82,8 @@ public class ChangeFeed {
     /** The highest index below which (inclusive) every reserved index has been published or abandoned. */
     public long horizon() {
         synchronized (reserveLock) {
-            Long lowest = inFlight.isEmpty() ? null : inFlight.first();
+            // ceiling, not isEmpty() + first(): a publish removes its index outside the lock, so the set may empty in between
+            Long lowest = inFlight.ceiling(Long.MIN_VALUE);
             return lowest == null ? nodeIndex.current() : lowest - 1;
         }
     }
@@ -89,6 +92,11 @@ public class ChangeFeed {
     public long oldestHeld() {
         Map.Entry<Long, Change> first = journal.firstEntry();
         return first == null ? 0 : first.getKey();
+    }
+
+    /** The highest index the journal has discarded to stay within its capacity; 0 while it has discarded none. */
+    public long discardedThrough() {
+        return discardedThrough.get();
     }
 
     /**
@@ -139,8 +147,13 @@ public class ChangeFeed {
     private void published(Change change) {
         journal.put(change.index(), change);
         if (journalSize.incrementAndGet() > capacity) {
-            if (journal.pollFirstEntry() != null) {
-                journalSize.decrementAndGet();
+            Map.Entry<Long, Change> oldest = journal.firstEntry();
+            // recorded before the removal: a reader that misses the change then sees that it was discarded
+            if (oldest != null) {
+                discardedThrough.accumulateAndGet(oldest.getKey(), Math::max);
+                if (journal.remove(oldest.getKey()) != null) {
+                    journalSize.decrementAndGet();
+                }
             }
         }
         for (Waiter waiter : waiters) {

@@ -49,4 +49,11 @@ class TaskStatsConfiguration {
         return taskMetrics;
     }
 
+    @Bean
+    TaskPressureCollector taskPressureCollector(TaskStatsCollector collector, BerthMetrics metrics) {
+        TaskPressureCollector pressure = new TaskPressureCollector(metrics);
+        pressure.bind(collector);
+        return pressure;
+    }
+
 }

@@ -27,6 +27,8 @@ import dev.berth.driver.GoDuration;
 public record TaskEvent(String type, Instant time, String message, Map<String, String> details, boolean failsTask,
                         int exitCode, int signal, long killTimeoutNs, long startDelayNs) {
 
+    /** The exit message of a task the kernel OOM killer ended (Nomad's docker driver text). */
+    public static final String OOM_KILLED = "OOM Killed";
     public static final String RECEIVED = "Received";
     public static final String TASK_SETUP = "Task Setup";
     public static final String SETUP_FAILURE = "Setup Failure";
@@ -75,10 +77,12 @@ public record TaskEvent(String type, Instant time, String message, Map<String, S
         d.put("exit_code", Integer.toString(exit.exitCode()));
         d.put("signal", Integer.toString(exit.signal()));
         d.put("oom_killed", Boolean.toString(exit.oomKilled()));
-        if (exit.err() != null) {
-            d.put("exit_message", exit.err());
+        // Nomad's docker driver reports an OOM kill as the exit message "OOM Killed"; Berth does so for every driver
+        String message = exit.err() != null ? exit.err() : exit.oomKilled() ? OOM_KILLED : null;
+        if (message != null) {
+            d.put("exit_message", message);
         }
-        return new TaskEvent(TERMINATED, now, exit.err() == null ? "" : exit.err(), d, false, exit.exitCode(), exit.signal(), 0, 0);
+        return new TaskEvent(TERMINATED, now, message == null ? "" : message, d, false, exit.exitCode(), exit.signal(), 0, 0);
     }
 
     public static TaskEvent killing(Instant now, Duration killTimeout, String reason) {

@@ -26,6 +26,7 @@ import dev.berth.host.cgroup.CgroupLimits;
 import dev.berth.host.cgroup.CgroupManager;
 import dev.berth.host.cgroup.CgroupVersion;
 import dev.berth.host.cgroup.TaskCgroup;
+import dev.berth.host.cgroup.OomKills;
 import dev.berth.driver.rawexec.BinaryLookup;
 import dev.berth.driver.rawexec.RawExecDriver;
 

@@ -32,6 +32,9 @@ import dev.berth.driver.ExitResult;
  *       (the space-separated {@code CGROUP_PROCS} argument) and only then starts the task: every process of the task
  *       is born inside the cgroup. Moving the pid from the agent after {@code start()} would race with the task's
  *       first forks. Failing to join is fatal (exit 125) rather than silently running outside the cgroup.</li>
+ *   <li>The shell resets its {@code oom_score_adj} to 0 before the task starts (Nomad's executor does the same): an
+ *       agent protected from the OOM killer (systemd's {@code OOMScoreAdjust=-1000}) must not pass that protection on
+ *       to its tasks, which would then be the last processes the kernel kills. Raising the value needs no privilege.</li>
  *   <li>dash exports {@code PWD} to its children; {@code env -u PWD} removes it again unless the task's env sets it,
  *       so the task sees exactly {@code TaskConfig.env}.</li>
  * </ul>
@@ -44,6 +47,7 @@ final class ExitShim {
     static final String NO_FIFO = "-";
 
     static final String SCRIPT = "f=$1; o=$2; e=$3; c=$4; shift 4; "
+            + "echo 0 2>/dev/null > /proc/self/oom_score_adj; "
             + "[ \"$c\" = - ] || for p in $c; do echo $$ > \"$p\" || { echo \"berth: cannot join cgroup $p\" >&2; exit 125; }; done; "
             + "[ \"$o\" = - ] || exec 1<>\"$o\"; [ \"$e\" = - ] || exec 2<>\"$e\"; "
             + "trap : 1 2 3 4 5 6 7 8 10 11 12 13 14 15 16 20 21 22 24 25 26 27 29 30 31; "

@@ -35,6 +35,7 @@ import dev.berth.host.Signals;
 import dev.berth.host.cgroup.CgroupLimits;
 import dev.berth.host.cgroup.CgroupManager;
 import dev.berth.host.cgroup.TaskCgroup;
+import dev.berth.host.cgroup.OomKills;
 
 /**
  * Nomad's {@code raw_exec}: runs the task's program as a host process, without isolation, in its own session and
@@ -174,10 +175,14 @@ public class RawExecDriver implements TaskDriver, AutoCloseable {
         TaskHandle handle = new TaskHandle(NAME, task.id(), clock.instant(), state);
         RawTask running = new RawTask(handle, pid, pid, startTicks, exitFile);
         // The cgroup goes before the exit is reported, so a restart that re-creates it never races the removal.
+        long oomBase = cgroup.map(OomKills::count).orElse(0L);
         exitValue.thenAcceptAsync(value -> {
+            // read before the removal: an OOM kill (host-wide, raw_exec has no limit) is counted in the task's cgroup
+            boolean oom = cgroup.map(c -> OomKills.count(c) > oomBase).orElse(false);
             cgroup.ifPresent(RawExecDriver::removeQuietly);
-            running.exit.complete(value >= 0 ? ExitShim.toExitResult(value)
-                    : ExitShim.read(exitFile).orElseGet(() -> new ExitResult(0, 0, false, "exit status of the task was lost")));
+            ExitResult exit = value >= 0 ? ExitShim.toExitResult(value)
+                    : ExitShim.read(exitFile).orElseGet(() -> new ExitResult(0, 0, false, "exit status of the task was lost"));
+            running.exit.complete(oom ? new ExitResult(exit.exitCode(), exit.signal(), true, exit.err()) : exit);
         }, RawExecDriver::startCleanupThread);
         tasks.put(task.id(), running);
         log.info("started task {} pid={} program={}", task.id(), pid, program);

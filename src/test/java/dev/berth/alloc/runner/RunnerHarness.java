@@ -47,6 +47,7 @@ public final class RunnerHarness implements AutoCloseable {
     /** Every delay the runners asked to wait, in order. */
     public final List<Duration> sleeps = new CopyOnWriteArrayList<>();
     public final List<String> finished = new CopyOnWriteArrayList<>();
+    public final List<String> oomKilled = new CopyOnWriteArrayList<>();
     public final Path root;
     public final List<AllocRunner> runners = new ArrayList<>();
     /** Hooks appended after the standard ones (set before creating runners). */
@@ -107,6 +108,11 @@ public final class RunnerHarness implements AutoCloseable {
                     @Override
                     public void allocFinished(String allocId) {
                         finished.add(allocId);
+                    }
+
+                    @Override
+                    public void taskOomKilled(String allocId, String task) {
+                        oomKilled.add(allocId + "/" + task);
                     }
                 });
     }

@@ -109,6 +109,41 @@ class RawExecCgroupTest {
         await().atMost(Duration.ofSeconds(10)).until(() -> ProcessHandle.of(escaped).map(p -> !p.isAlive()).orElse(true));
     }
 
+    @Test
+    void anOomKillInTheTasksCgroupIsReportedForRawExecToo() throws Exception {
+        Path go = dir.resolve("go");
+        // raw_exec sets no limit: the test imposes one (as a host running out of memory would) before the task allocates
+        handle = driver.start(task("hog", "/bin/sh", "-c",
+                "while [ ! -f " + go + " ]; do sleep 0.05; done; x=$(head -c 100000000 /dev/zero | tr '\\0' a); echo never"));
+        TaskCgroup cgroup = cgroups.find(handle.driverState().get("cgroup")).orElseThrow();
+        Path memory = cgroup.dir("memory");
+        Files.writeString(memory.resolve("memory.limit_in_bytes"), Long.toString(32L << 20));
+        if (Files.exists(memory.resolve("memory.memsw.limit_in_bytes"))) {
+            Files.writeString(memory.resolve("memory.memsw.limit_in_bytes"), Long.toString(32L << 20));
+        }
+        Files.createFile(go);
+
+        dev.berth.driver.ExitResult exit = driver.waitTask(handle).get(60, java.util.concurrent.TimeUnit.SECONDS);
+
+        assertThat(exit.oomKilled()).isTrue();
+        assertThat(exit.exitCode()).isEqualTo(137);
+    }
+
+    @Test
+    void aTaskDoesNotInheritTheAgentsOomScoreAdjustment() throws Exception {
+        Path self = Path.of("/proc/self/oom_score_adj");
+        String original = Files.readString(self).trim();
+        Files.writeString(self, "500"); // the agent's own setting, which its children inherit at fork
+        try {
+            Path out = dir.resolve("adj.out");
+            handle = driver.start(task("adj", "/bin/sh", "-c", "cat /proc/self/oom_score_adj > " + out + "; sleep 300"));
+            await().atMost(Duration.ofSeconds(10)).until(() -> Files.exists(out) && !Files.readString(out).isBlank());
+            assertThat(Files.readString(out).trim()).isEqualTo("0");
+        } finally {
+            Files.writeString(self, original);
+        }
+    }
+
     private TaskConfig task(String name, String command, String... args) throws Exception {
         Path taskDir = Files.createDirectories(dir.resolve(name));
         Map<String, Object> config = new HashMap<>();
