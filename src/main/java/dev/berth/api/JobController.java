@@ -56,7 +56,8 @@ class JobController {
 
     /** Nomad's {@code /v1/jobs/parse}: HCL2 jobspec → job JSON ({@code Canonicalize}: with Nomad's defaults). */
     @RequestMapping(path = "/v1/jobs/parse", method = {RequestMethod.PUT, RequestMethod.POST})
-    ObjectNode parse(@RequestBody JsonNode body) {
+    ObjectNode parse(@RequestBody String raw) {
+        JsonNode body = body(raw);
         String hcl = body.path("JobHCL").asString("");
         if (hcl.isBlank()) {
             throw new ApiException.BadRequest("Job spec is empty");
@@ -70,18 +71,20 @@ class JobController {
     }
 
     @RequestMapping(path = "/v1/jobs", method = {RequestMethod.PUT, RequestMethod.POST})
-    ObjectNode register(@RequestBody JsonNode body) {
+    ObjectNode register(@RequestBody String raw) {
+        JsonNode body = body(raw);
         JsonNode job = body.path("Job");
         Long enforce = body.path("EnforceIndex").asBoolean(false) ? body.path("JobModifyIndex").asLong(0) : null;
         return result(call(() -> jobs.register(job.isObject() ? job : null, enforce)));
     }
 
     @RequestMapping(path = "/v1/job/{id}", method = {RequestMethod.PUT, RequestMethod.POST})
-    ObjectNode registerAt(@PathVariable String id, @RequestBody JsonNode body) {
+    ObjectNode registerAt(@PathVariable String id, @RequestBody String raw) {
+        JsonNode body = body(raw);
         if (body.path("Job").isObject() && !id.equals(body.path("Job").path("ID").asString())) {
             throw new ApiException.BadRequest("Job ID does not match name");
         }
-        return register(body);
+        return register(raw);
     }
 
     @DeleteMapping("/v1/job/{id}")
@@ -138,7 +141,8 @@ class JobController {
     }
 
     @RequestMapping(path = "/v1/job/{id}/plan", method = {RequestMethod.PUT, RequestMethod.POST})
-    ObjectNode plan(@PathVariable String id, @RequestBody JsonNode body) {
+    ObjectNode plan(@PathVariable String id, @RequestBody String raw) {
+        JsonNode body = body(raw);
         JsonNode job = body.path("Job");
         if (job.isObject() && !id.equals(job.path("ID").asString())) {
             throw new ApiException.BadRequest("Job ID does not match");
@@ -160,6 +164,19 @@ class JobController {
                                                              @RequestParam(required = false) String wait) {
         return blocking(index, wait, Topic.Evaluation, () -> jobs.evaluation(id)
                 .orElseThrow(() -> new ApiException(HttpStatus.NOT_FOUND, "eval not found")), e -> e.path("ModifyIndex").asLong());
+    }
+
+    /** Nomad's Go client sends JSON without a Content-Type: the body is read as text and parsed here. */
+    private JsonNode body(String raw) {
+        try {
+            JsonNode n = json.readTree(raw == null ? "" : raw);
+            if (n == null || !n.isObject()) {
+                throw new ApiException.BadRequest("Failed to decode body: expected a JSON object");
+            }
+            return n;
+        } catch (tools.jackson.core.JacksonException e) {
+            throw new ApiException.BadRequest("Failed to decode body: " + e.getOriginalMessage());
+        }
     }
 
     private ObjectNode job(String namespace, String id) {
