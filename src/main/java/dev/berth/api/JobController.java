@@ -126,9 +126,14 @@ class JobController {
     }
 
     @GetMapping("/v1/job/{id}/allocations")
-    List<AllocationDtos.AllocationDto> allocations(@PathVariable String id, @RequestParam(defaultValue = "default") String namespace) {
+    List<ObjectNode> allocations(@PathVariable String id, @RequestParam(defaultValue = "default") String namespace) {
         job(namespace, id);
-        return jobs.allocations(namespace, id).stream().map(v -> AllocationDtos.AllocationDto.of(v, nodeId, nodeName)).toList();
+        var versions = jobs.allocationVersions(namespace, id);
+        return jobs.allocations(namespace, id).stream().map(v -> {
+            ObjectNode a = json.valueToTree(AllocationDtos.AllocationDto.of(v, nodeId, nodeName));
+            a.put("JobVersion", versions.getOrDefault(a.path("ID").asString(), 0L)); // as Nomad's AllocListStub
+            return a;
+        }).toList();
     }
 
     @GetMapping("/v1/job/{id}/evaluations")
