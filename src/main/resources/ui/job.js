@@ -103,7 +103,8 @@
         refreshVersions().catch(failed("versions"));
       }
     }, failed("job"));
-    Berth.live(base + "/summary", (s) => { summary = s; renderGroups(); }, () => {});
+    // the summary's index is the job's: allocation states change it without moving the index, so wait at most 5 s
+    Berth.live(base + "/summary", (s) => { summary = s; renderGroups(); }, () => {}, 3000, "5s");
     // the job's allocations have no index of their own: re-read every 3 s (never faster)
     Berth.live(base + "/allocations", renderAllocs, failed("allocations"), 3000);
 

@@ -38,7 +38,9 @@
 
   document.addEventListener("DOMContentLoaded", () => {
     const error = document.getElementById("jobs-error");
+    // A job change answers at once; the group counts come from allocation states, which do not move the jobs' index
+    // (allocation changes are not on the change feed yet), so each wait is 5 s: counts are at most 5 s old.
     Berth.live("/v1/jobs", (list) => { Berth.notice(error, ""); render(list || []); },
-      (e) => Berth.notice(error, "Could not read the jobs: " + e.message));
+      (e) => Berth.notice(error, "Could not read the jobs: " + e.message), 3000, "5s");
   });
 })();
