@@ -107,6 +107,17 @@ class WebUiJobsBrowserTest {
     }
 
     @Test
+    void jobPagesLoadWithoutATokenButTheirDataDoesNot() throws Exception {
+        HttpClient anonymous = HttpClient.newHttpClient();
+        for (String page : List.of("/ui/jobs", "/ui/jobs/" + JOB, "/ui/jobs.js", "/ui/job.js")) {
+            HttpResponse<String> r = anonymous.send(HttpRequest.newBuilder(URI.create(url(page))).build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(r.statusCode()).as(page).isEqualTo(200);
+        }
+        assertThat(anonymous.send(HttpRequest.newBuilder(URI.create(url("/v1/jobs"))).build(), HttpResponse.BodyHandlers.ofString())
+                .statusCode()).isEqualTo(403);
+    }
+
+    @Test
     void jobsPageListsTheJobLiveAndItsPageShowsVersionsAllocationsAndStops() throws Exception {
         browser = new Browser(Files.createDirectories(tmp.resolve("chromium-profile")));
         browser.driver.get(url("/ui/"));
@@ -144,6 +155,10 @@ class WebUiJobsBrowserTest {
         });
         browser.driver.executeScript("window.scrollTo(0, 0)");
         browser.screenshot("job");
+
+        // the API says the same: each allocation with the job version it was placed from
+        String allocs = send("GET", "/v1/job/" + JOB + "/allocations", null).body();
+        assertThat(allocs).contains("\"JobVersion\":1").contains("\"JobVersion\":0").contains("\"TaskStates\"");
 
         // the allocation's link opens its page
         String allocId = find("section[data-version='1'] tr[data-alloc]").getAttribute("data-alloc");
