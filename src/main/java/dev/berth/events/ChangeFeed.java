@@ -144,7 +144,7 @@ public class ChangeFeed {
         return (int) waiters.stream().filter(waiter -> !waiter.future.isDone()).count();
     }
 
-    private void published(Change change) {
+    private void append(Change change) {
         journal.put(change.index(), change);
         if (journalSize.incrementAndGet() > capacity) {
             Map.Entry<Long, Change> oldest = journal.firstEntry();
@@ -156,6 +156,9 @@ public class ChangeFeed {
                 }
             }
         }
+    }
+
+    private void wake(Change change) {
         for (Waiter waiter : waiters) {
             if (change.index() > waiter.afterIndex && waiter.filter.test(change)) {
                 waiter.future.complete(change.index());
@@ -190,8 +193,10 @@ public class ChangeFeed {
                 }
                 done = true;
             }
-            published(change);
+            append(change);
             inFlight.remove(index);
+            // woken only once the index is out of flight, so a reader it wakes finds the change below the horizon
+            wake(change);
             return change;
         }
 
