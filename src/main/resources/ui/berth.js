@@ -87,9 +87,10 @@ const Berth = (() => {
   /**
    * Keeps {@code onData} up to date with a Nomad blocking query: the next request carries the last X-Nomad-Index and
    * waits on the agent until something changes. An endpoint without an index (older agent) is re-read every
-   * {@code fallbackMs} instead. Returns a function that stops the loop.
+   * {@code fallbackMs} instead. {@code wait} bounds each blocking request (a shorter one where part of the answer
+   * can change without moving the index). Returns a function that stops the loop.
    */
-  function live(path, onData, onError, fallbackMs = 3000) {
+  function live(path, onData, onError, fallbackMs = 3000, wait = "60s") {
     let stopped = false;
     let index = 0;
     (async () => {
@@ -97,7 +98,7 @@ const Berth = (() => {
         const started = Date.now();
         try {
           const sep = path.includes("?") ? "&" : "?";
-          const url = index > 0 ? path + sep + "index=" + index + "&wait=60s" : path;
+          const url = index > 0 ? path + sep + "index=" + index + "&wait=" + wait : path;
           const { body, index: next } = await getJson(url);
           if (stopped) {
             break;

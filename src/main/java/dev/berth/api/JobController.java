@@ -18,6 +18,9 @@ import org.springframework.web.bind.annotation.RequestMethod;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonUnwrapped;
+
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ArrayNode;
@@ -129,9 +132,15 @@ class JobController {
     }
 
     @GetMapping("/v1/job/{id}/allocations")
-    List<AllocationDtos.AllocationDto> allocations(@PathVariable String id, @RequestParam(defaultValue = "default") String namespace) {
+    List<JobAllocation> allocations(@PathVariable String id, @RequestParam(defaultValue = "default") String namespace) {
         job(namespace, id);
-        return jobs.allocations(namespace, id).stream().map(v -> AllocationDtos.AllocationDto.of(v, nodeId, nodeName)).toList();
+        var versions = jobs.allocationVersions(namespace, id);
+        return jobs.allocations(namespace, id).stream().map(v -> AllocationDtos.AllocationDto.of(v, nodeId, nodeName))
+                .map(a -> new JobAllocation(a, versions.getOrDefault(a.id(), 0L))).toList();
+    }
+
+    /** An allocation of the job with the job version it was placed from ({@code JobVersion}, as Nomad's AllocListStub). */
+    record JobAllocation(@JsonUnwrapped AllocationDtos.AllocationDto allocation, @JsonProperty("JobVersion") long jobVersion) {
     }
 
     @GetMapping("/v1/job/{id}/evaluations")

@@ -100,6 +100,15 @@ public class JobService {
         return out;
     }
 
+    /** Which job version each of the job's allocations was placed from (allocation ID → version). */
+    public Map<String, Long> allocationVersions(String ns, String id) {
+        Map<String, Long> out = new LinkedHashMap<>();
+        for (Placement p : scheduler.placements(ns, id)) {
+            out.put(p.allocId(), p.jobVersion());
+        }
+        return out;
+    }
+
     /** Nomad's {@code JobSummary}: per group Queued/Starting/Running/Failed/Complete/Lost/Unknown. */
     public ObjectNode summary(ObjectNode job) {
         ObjectNode s = json.createObjectNode();

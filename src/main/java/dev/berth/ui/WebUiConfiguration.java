@@ -14,8 +14,8 @@ import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
  * data: their scripts call the agent's {@code /v1} API with the token the person typed in, so the ACL filter decides
  * what they may see and do exactly as for any other client.
  *
- * <p>Routes: {@code /ui/} is the node page, {@code /ui/allocations/{id}} an allocation (one page whose script reads the
- * id from the address). Anything else under {@code /ui/} that is not a file is a 404.
+ * <p>Routes: {@code /ui/} is the node page, {@code /ui/allocations/{id}} an allocation, {@code /ui/jobs} the jobs and
+ * {@code /ui/jobs/{id}} a job (one page each, whose script reads the id from the address). Anything else under {@code /ui/} that is not a file is a 404.
  */
 @Configuration(proxyBeanMethods = false)
 class WebUiConfiguration implements WebMvcConfigurer {
@@ -28,6 +28,8 @@ class WebUiConfiguration implements WebMvcConfigurer {
         registry.addRedirectViewController("/ui", "/ui/");
         registry.addViewController("/ui/").setViewName("forward:/ui/index.html");
         registry.addViewController("/ui/allocations/{id}").setViewName("forward:/ui/allocation.html");
+        registry.addViewController("/ui/jobs").setViewName("forward:/ui/jobs.html");
+        registry.addViewController("/ui/jobs/{id}").setViewName("forward:/ui/job.html");
     }
 
     @Override
