@@ -28,6 +28,7 @@ import dev.berth.alloc.task.TaskState;
 import dev.berth.driver.ExitResult;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /** Pure parts: alloc dir layout, ports, client status, events, defaults and validation. */
@@ -171,6 +172,20 @@ class AllocPartsTest {
                 new RestartPolicySpec(0, null, null, "delay"), t), Duration.ofSeconds(30));
         assertThatExceptionOfType(SpecValidationException.class).isThrownBy(() -> AllocSpecs.validatePolicies(badPolicy))
                 .satisfies(e -> assertThat(e.field()).isEqualTo("Job.TaskGroups[web].Tasks[t].RestartPolicy.Attempts"));
+    }
+
+    /**
+     * Admission writes allocated resources with absent parts ({@code "Networks": null}, as Nomad's JSON does); a stop or
+     * update that resubmits them must pass the input checks, which refuse nulls only inside free-form maps and lists.
+     */
+    @Test
+    void allocatedResourcesWithAbsentPartsPassTheInputChecks() {
+        TaskSpec t = RunnerHarness.task("t", Map.of());
+        AllocationSpec admitted = RunnerHarness.alloc("x", "service", null, t).withAllocatedResources(
+                new AllocationSpec.AllocatedResources(Map.of("t", new AllocationSpec.AllocatedTaskResources(
+                        Map.of("CpuShares", 100L), Map.of("MemoryMB", 64L), null)), null));
+        assertThatCode(() -> AllocSpecs.validateStructure(admitted.withDesiredStatus(AllocationSpec.DESIRED_STOP)))
+                .doesNotThrowAnyException();
     }
 
     /** A user saw PUT /v1/client/allocation/.. accepted: its alloc dir was the data dir (and DELETE would remove it). */

@@ -274,7 +274,11 @@ final class SpecInputChecks {
         Map<String, Object> m = new java.util.LinkedHashMap<>();
         for (var c : r.getClass().getRecordComponents()) {
             try {
-                m.put(c.getName(), c.getAccessor().invoke(r));
+                Object v = c.getAccessor().invoke(r);
+                if (v != null) {
+                    // an absent component (Nomad's JSON writes "Networks": null) is not a null inside a free-form map
+                    m.put(c.getName(), v);
+                }
             } catch (ReflectiveOperationException e) {
                 throw new IllegalStateException(e);
             }
