@@ -109,7 +109,7 @@ class LifecycleApiTest {
         String web = task("web", "{\"run_for\":\"1h\"}", null);
         put(id, alloc(id, 1, web));
         String huge = """
-                {"Name":"huge","Driver":"mock_driver","Config":{"run_for":"1h"},"Resources":{"CPU":100,"MemoryMB":100000000}}""";
+                {"Name":"huge","Driver":"mock_driver","Config":{"run_for":"1h"},"Resources":{"CPU":100,"MemoryMB":10000000}}""";
         HttpResponse<String> tooBig = Http.send(port, "PUT", "/v1/client/allocation/" + id, alloc(id, 2, web + "," + huge));
         assertThat(tooBig.statusCode()).isEqualTo(409);
         assertThat(tooBig.body()).contains("Resources exhausted on node: memory");

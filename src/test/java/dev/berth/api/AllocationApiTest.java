@@ -131,7 +131,7 @@ class AllocationApiTest {
     @Test
     void admissionRefusesWhatDoesNotFit() throws Exception {
         String id = UUID.randomUUID().toString();
-        String huge = "{\"Name\":\"t\",\"Driver\":\"mock_driver\",\"Config\":{},\"Resources\":{\"CPU\":100,\"MemoryMB\":100000000}}";
+        String huge = "{\"Name\":\"t\",\"Driver\":\"mock_driver\",\"Config\":{},\"Resources\":{\"CPU\":100,\"MemoryMB\":10000000}}";
         assertThat(put(alloc(id, 1, "run", huge, ""), id)).startsWith("409").contains("memory").contains("\"resource\":\"memory\"");
         String cpuHog = "{\"Name\":\"t\",\"Driver\":\"mock_driver\",\"Config\":{},\"Resources\":{\"CPU\":100000000,\"MemoryMB\":32}}";
         assertThat(put(alloc(id, 1, "run", cpuHog, ""), id)).startsWith("409").contains("Resources exhausted on node: cpu");

@@ -139,7 +139,8 @@ class RequestBodyLimitTest {
         HttpResponse<String> r = Http.send(port, "PUT", "/v1/client/allocation/" + id, new String(body, StandardCharsets.US_ASCII));
         try {
             assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
-            assertThat(r.body()).doesNotContain("Padding");
+            // the allocation comes back whole: an unknown field survives the round trip as a newer Nomad's would
+            assertThat(r.body()).contains("\"Padding\"");
         } finally {
             Http.send(port, "DELETE", "/v1/client/allocation/" + id, null);
         }
