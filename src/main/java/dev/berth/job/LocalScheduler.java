@@ -53,7 +53,7 @@ public class LocalScheduler implements AutoCloseable {
     private final Map<String, String> blockedEval = new ConcurrentHashMap<>();
     private final Semaphore kick = new Semaphore(0);
     private volatile boolean closed;
-    private Thread loop;
+    private volatile Thread loop;
 
     public LocalScheduler(JobRegistry jobs, AllocManager allocs, JobStore store, ChangeFeed feed, Clock clock,
                           Supplier<Map<String, String>> nodeAttributes) {
@@ -76,7 +76,13 @@ public class LocalScheduler implements AutoCloseable {
 
     /** Starts the loop (after allocations were restored, so a restart finds every placed allocation). */
     public synchronized void start() {
-        if (loop == null) {
+        // A lifecycle may stop and start again (Spring's test framework pauses idle cached contexts): a stopped loop
+        // is replaced by a new one, never left dead.
+        if (loop == null || !loop.isAlive() || closed) {
+            if (loop != null) {
+                loop.interrupt();
+            }
+            closed = false;
             loop = Thread.ofVirtual().name("berth-scheduler").start(this::run);
         }
     }
@@ -90,7 +96,8 @@ public class LocalScheduler implements AutoCloseable {
     }
 
     private void run() {
-        while (!closed) {
+        Thread self = Thread.currentThread();
+        while (!closed && loop == self) {
             try {
                 kick.tryAcquire(1, TimeUnit.SECONDS);
                 kick.drainPermits();

@@ -160,6 +160,23 @@ class JobApiAgentTest {
         assertThat(get("/v1/job/" + jobId + "/allocations")).isEmpty();
     }
 
+    /**
+     * Spring's test framework stops the lifecycle of a cached context that is not in use and starts it again when a test
+     * class reuses it; the scheduler's loop ended at the stop and was never started again, so no job was ever placed.
+     */
+    @Test
+    void aSchedulerStoppedAndStartedAgainStillPlaces() throws Exception {
+        org.springframework.context.SmartLifecycle lifecycle =
+                context.getBean("jobSchedulerLifecycle", org.springframework.context.SmartLifecycle.class);
+        lifecycle.stop();
+        lifecycle.start();
+        JsonNode reg = send("PUT", "/v1/jobs", job(1, "a", ""));
+        await().atMost(Duration.ofSeconds(60)).until(() -> running().size() == 1);
+        assertThat(get("/v1/evaluation/" + reg.path("EvalID").asString()).path("Status").asString()).isEqualTo("complete");
+    }
+
+    @Autowired
+    org.springframework.context.ApplicationContext context;
     @Autowired
     JobStore store;
     @Autowired
