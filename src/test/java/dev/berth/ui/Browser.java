@@ -8,7 +8,9 @@ import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 
 import org.junit.jupiter.api.Assumptions;
+import org.openqa.selenium.By;
 import org.openqa.selenium.OutputType;
+import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
 import org.openqa.selenium.chrome.ChromeOptions;
@@ -58,5 +60,24 @@ final class Browser implements AutoCloseable {
     @Override
     public void close() {
         driver.quit();
+    }
+
+    WebElement find(String css) {
+        return driver.findElement(By.cssSelector(css));
+    }
+
+    /** The text of the first element matching {@code css}, or "" when there is none (yet). */
+    String text(String css) {
+        java.util.List<WebElement> found = driver.findElements(By.cssSelector(css));
+        return found.isEmpty() ? "" : found.getFirst().getText();
+    }
+
+    /** Answers the page's token prompt once it shows. */
+    void giveToken(String token, org.awaitility.core.ConditionFactory wait) {
+        wait.until(() -> find("#token-dialog").isDisplayed());
+        WebElement input = find("#token-input");
+        input.clear();
+        input.sendKeys(token);
+        find("#token-form button[type=submit]").click();
     }
 }

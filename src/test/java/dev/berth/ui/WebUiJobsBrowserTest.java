@@ -90,20 +90,15 @@ class WebUiJobsBrowserTest {
     }
 
     private WebElement find(String css) {
-        return browser.driver.findElement(By.cssSelector(css));
+        return browser.find(css);
     }
 
     private String text(String css) {
-        List<WebElement> found = browser.driver.findElements(By.cssSelector(css));
-        return found.isEmpty() ? "" : found.getFirst().getText();
+        return browser.text(css);
     }
 
     private void giveToken(String token) {
-        eventually().until(() -> find("#token-dialog").isDisplayed());
-        WebElement input = find("#token-input");
-        input.clear();
-        input.sendKeys(token);
-        find("#token-form button[type=submit]").click();
+        browser.giveToken(token, eventually());
     }
 
     @Test
