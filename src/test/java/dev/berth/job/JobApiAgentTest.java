@@ -81,6 +81,39 @@ class JobApiAgentTest {
         return ids;
     }
 
+    /**
+     * Waits until the job's running allocations satisfy {@code done}; a timeout names what the agent did instead (each
+     * allocation with its statuses and last task events, the job's evaluations).
+     */
+    void awaitRunning(int seconds, java.util.function.Predicate<List<String>> done) {
+        await().atMost(Duration.ofSeconds(seconds)).untilAsserted(() -> assertThat(done.test(running()))
+                .as("job %s: allocations %s; evaluations %s", jobId, allocSummary(), evalSummary()).isTrue());
+    }
+
+    String allocSummary() throws Exception {
+        List<String> out = new ArrayList<>();
+        for (JsonNode a : get("/v1/job/" + jobId + "/allocations")) {
+            List<String> events = new ArrayList<>();
+            a.path("TaskStates").forEach(ts -> ts.path("Events").forEach(e -> events.add(e.path("Type").asString() + ":" + e.path("DisplayMessage").asString())));
+            out.add(a.path("Name").asString() + " " + a.path("ClientStatus").asString() + "/" + a.path("DesiredStatus").asString() + " " + events);
+        }
+        return out.toString();
+    }
+
+    String evalSummary() throws Exception {
+        List<String> out = new ArrayList<>();
+        for (JsonNode e : get("/v1/job/" + jobId + "/evaluations")) {
+            out.add(e.path("TriggeredBy").asString() + "=" + e.path("Status").asString() + " " + e.path("StatusDescription").asString()
+                    + " " + e.path("FailedTGAllocs").toString());
+        }
+        long live = 0;
+        for (JsonNode a : get("/v1/allocations")) {
+            live += "run".equals(a.path("DesiredStatus").asString()) && !"complete".equals(a.path("ClientStatus").asString())
+                    && !"failed".equals(a.path("ClientStatus").asString()) ? 1 : 0;
+        }
+        return out + "; job status " + get("/v1/job/" + jobId).path("Status").asString() + "; live allocations on the node " + live;
+    }
+
     List<String> runningNames() throws Exception {
         List<String> names = new ArrayList<>();
         for (JsonNode a : get("/v1/job/" + jobId + "/allocations")) {
@@ -96,7 +129,7 @@ class JobApiAgentTest {
         JsonNode reg = send("PUT", "/v1/jobs", job(2, "a", ""));
         assertThat(reg.path("EvalID").asString()).isNotEmpty();
         assertThat(reg.path("JobModifyIndex").asLong()).isPositive();
-        await().atMost(Duration.ofSeconds(60)).until(() -> running().size() == 2);
+        awaitRunning(60, ids -> ids.size() == 2);
         assertThat(runningNames()).containsExactlyInAnyOrder(jobId + ".app[0]", jobId + ".app[1]");
 
         JsonNode info = get("/v1/job/" + jobId);
@@ -123,17 +156,17 @@ class JobApiAgentTest {
         // Count is an in-place change: the allocations stay, one is added.
         List<String> before = running();
         send("PUT", "/v1/jobs", job(3, "a", ""));
-        await().atMost(Duration.ofSeconds(60)).until(() -> running().size() == 3);
+        awaitRunning(60, ids -> ids.size() == 3);
         assertThat(running()).containsAll(before);
 
         // Scale down stops the highest index.
         send("PUT", "/v1/jobs", job(2, "a", ""));
-        await().atMost(Duration.ofSeconds(60)).until(() -> running().size() == 2);
+        awaitRunning(60, ids -> ids.size() == 2);
         assertThat(runningNames()).containsExactlyInAnyOrder(jobId + ".app[0]", jobId + ".app[1]");
 
         // A task change is destructive: new allocations replace the old ones one at a time, each naming its predecessor.
         send("PUT", "/v1/jobs", job(2, "b", "\"Update\":{\"MaxParallel\":1},"));
-        await().atMost(Duration.ofSeconds(120)).until(() -> running().size() == 2 && running().stream().noneMatch(before::contains));
+        awaitRunning(120, ids -> ids.size() == 2 && ids.stream().noneMatch(before::contains));
         for (JsonNode a : get("/v1/job/" + jobId + "/allocations")) {
             if ("run".equals(a.path("DesiredStatus").asString())) {
                 assertThat(before).contains(a.path("PreviousAllocation").asString());
@@ -171,7 +204,7 @@ class JobApiAgentTest {
         lifecycle.stop();
         lifecycle.start();
         JsonNode reg = send("PUT", "/v1/jobs", job(1, "a", ""));
-        await().atMost(Duration.ofSeconds(60)).until(() -> running().size() == 1);
+        awaitRunning(60, ids -> ids.size() == 1);
         assertThat(get("/v1/evaluation/" + reg.path("EvalID").asString()).path("Status").asString()).isEqualTo("complete");
     }
 
@@ -212,7 +245,7 @@ class JobApiAgentTest {
         JsonNode parsed = send("POST", "/v1/jobs/parse", json.writeValueAsString(java.util.Map.of("JobHCL", hcl, "Canonicalize", true)));
         assertThat(parsed.path("TaskGroups").get(0).path("Tasks").get(0).path("KillTimeout").asLong()).isEqualTo(5_000_000_000L);
         send("PUT", "/v1/jobs", json.writeValueAsString(java.util.Map.of("Job", parsed)));
-        await().atMost(Duration.ofSeconds(60)).until(() -> running().size() == 2);
+        awaitRunning(60, ids -> ids.size() == 2);
 
         // A new registry and scheduler over the same store and allocations, as after an agent restart: nothing new is placed.
         List<String> before = new ArrayList<>();
