@@ -35,23 +35,19 @@ class JobConfiguration {
     @Bean
     SmartLifecycle jobSchedulerLifecycle(LocalScheduler scheduler) {
         return new SmartLifecycle() {
-            private volatile boolean running;
-
             @Override
             public void start() {
                 scheduler.start();
-                running = true;
             }
 
             @Override
             public void stop() {
                 scheduler.close();
-                running = false;
             }
 
             @Override
             public boolean isRunning() {
-                return running;
+                return scheduler.running();
             }
 
             @Override

@@ -9,8 +9,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Semaphore;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
 import org.slf4j.Logger;
@@ -51,9 +49,7 @@ public class LocalScheduler implements AutoCloseable {
     /** Per job key: the open eval waiting for this pass and the blocked eval, if any. */
     private final Map<String, String> pendingEval = new ConcurrentHashMap<>();
     private final Map<String, String> blockedEval = new ConcurrentHashMap<>();
-    private final Semaphore kick = new Semaphore(0);
-    private volatile boolean closed;
-    private volatile Thread loop;
+    private final KickLoop loop = new KickLoop("berth-scheduler", java.time.Duration.ofSeconds(1), this::reconcileAll);
 
     public LocalScheduler(JobRegistry jobs, AllocManager allocs, JobStore store, ChangeFeed feed, Clock clock,
                           Supplier<Map<String, String>> nodeAttributes) {
@@ -75,16 +71,8 @@ public class LocalScheduler implements AutoCloseable {
     }
 
     /** Starts the loop (after allocations were restored, so a restart finds every placed allocation). */
-    public synchronized void start() {
-        // A lifecycle may stop and start again (Spring's test framework pauses idle cached contexts): a stopped loop
-        // is replaced by a new one, never left dead.
-        if (loop == null || !loop.isAlive() || closed) {
-            if (loop != null) {
-                loop.interrupt();
-            }
-            closed = false;
-            loop = Thread.ofVirtual().name("berth-scheduler").start(this::run);
-        }
+    public void start() {
+        loop.start();
     }
 
     /** Asks for a pass now; {@code evalId} (may be null) is finished by that pass. */
@@ -92,22 +80,12 @@ public class LocalScheduler implements AutoCloseable {
         if (evalId != null) {
             pendingEval.put(JobRegistry.key(namespace, jobId), evalId);
         }
-        kick.release();
+        loop.kick();
     }
 
-    private void run() {
-        Thread self = Thread.currentThread();
-        while (!closed && loop == self) {
-            try {
-                kick.tryAcquire(1, TimeUnit.SECONDS);
-                kick.drainPermits();
-                reconcileAll();
-            } catch (InterruptedException e) {
-                return;
-            } catch (RuntimeException e) {
-                log.warn("Scheduler pass failed", e);
-            }
-        }
+    /** Whether the loop runs (for the lifecycle). */
+    public boolean running() {
+        return loop.running();
     }
 
     /** One pass over every job (also called directly by tests and the plan endpoint's callers). */
@@ -338,8 +316,7 @@ public class LocalScheduler implements AutoCloseable {
 
     @Override
     public void close() {
-        closed = true;
-        kick.release();
+        loop.stop();
     }
 
     /** Placements of every job, for listings. */

@@ -86,8 +86,13 @@ class JobApiAgentTest {
      * allocation with its statuses and last task events, the job's evaluations).
      */
     void awaitRunning(int seconds, java.util.function.Predicate<List<String>> done) {
-        await().atMost(Duration.ofSeconds(seconds)).untilAsserted(() -> assertThat(done.test(running()))
-                .as("job %s: allocations %s; evaluations %s", jobId, allocSummary(), evalSummary()).isTrue());
+        try {
+            await().atMost(Duration.ofSeconds(seconds)).untilAsserted(() -> assertThat(done.test(running()))
+                    .as("job %s: allocations %s; evaluations %s", jobId, allocSummary(), evalSummary()).isTrue());
+        } catch (org.awaitility.core.ConditionTimeoutException e) {
+            java.nio.file.Path dump = dev.berth.support.ThreadDumps.write("JobApiAgentTest");
+            throw new AssertionError(e.getMessage() + "\nscheduler thread: " + dev.berth.support.ThreadDumps.stackOf(dump, "berth-scheduler"), e);
+        }
     }
 
     String allocSummary() throws Exception {
