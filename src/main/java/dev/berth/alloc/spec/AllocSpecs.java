@@ -132,6 +132,7 @@ public final class AllocSpecs {
             throw new SpecValidationException(g + ".Tasks.Leader", "Only one task may be marked as leader");
         }
         validateNetworks(group.networks(), g + ".Networks");
+        ServiceSpecs.validate(group);
     }
 
     /** Restart policies after defaults (the tracker's validation). */

@@ -17,9 +17,21 @@ public record TaskGroupSpec(
         @JsonProperty("RestartPolicy") RestartPolicySpec restartPolicy,
         @JsonProperty("Networks") List<NetworkSpec> networks,
         @JsonProperty("Meta") Map<String, String> meta,
-        @JsonProperty("EphemeralDisk") Map<String, Object> ephemeralDisk) {
+        @JsonProperty("EphemeralDisk") Map<String, Object> ephemeralDisk,
+        @JsonProperty("Services") List<ServiceSpec> services) {
+
+    /** Without services. */
+    public TaskGroupSpec(String name, Integer count, List<TaskSpec> tasks, RestartPolicySpec restartPolicy, List<NetworkSpec> networks,
+                         Map<String, String> meta, Map<String, Object> ephemeralDisk) {
+        this(name, count, tasks, restartPolicy, networks, meta, ephemeralDisk, null);
+    }
+
+    @com.fasterxml.jackson.annotation.JsonIgnore
+    public List<ServiceSpec> servicesOrEmpty() {
+        return services == null ? List.of() : services;
+    }
 
     public TaskGroupSpec with(List<TaskSpec> newTasks, RestartPolicySpec policy, List<NetworkSpec> newNetworks) {
-        return new TaskGroupSpec(name, count, newTasks, policy, newNetworks, meta, ephemeralDisk);
+        return new TaskGroupSpec(name, count, newTasks, policy, newNetworks, meta, ephemeralDisk, services);
     }
 }

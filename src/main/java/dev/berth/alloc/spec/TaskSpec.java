@@ -1,6 +1,7 @@
 package dev.berth.alloc.spec;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 
 import com.fasterxml.jackson.annotation.JsonIgnore;
@@ -23,7 +24,20 @@ public record TaskSpec(
         @JsonProperty("Leader") Boolean leader,
         @JsonProperty("Lifecycle") LifecycleSpec lifecycle,
         @JsonProperty("Meta") Map<String, String> meta,
-        @JsonProperty("LogConfig") Map<String, Object> logConfig) {
+        @JsonProperty("LogConfig") Map<String, Object> logConfig,
+        @JsonProperty("Services") List<ServiceSpec> services) {
+
+    /** Without services. */
+    public TaskSpec(String name, String driver, Map<String, Object> config, Map<String, String> env, ResourcesSpec resources,
+                    RestartPolicySpec restartPolicy, Long killTimeout, String killSignal, Boolean leader, LifecycleSpec lifecycle,
+                    Map<String, String> meta, Map<String, Object> logConfig) {
+        this(name, driver, config, env, resources, restartPolicy, killTimeout, killSignal, leader, lifecycle, meta, logConfig, null);
+    }
+
+    @JsonIgnore
+    public List<ServiceSpec> servicesOrEmpty() {
+        return services == null ? List.of() : services;
+    }
 
     @JsonIgnore
     public boolean isLeader() {
@@ -72,6 +86,7 @@ public record TaskSpec(
     }
 
     public TaskSpec withDefaults(RestartPolicySpec policy, long killTimeoutNs, ResourcesSpec res) {
-        return new TaskSpec(name, driver, config, env, res, policy, killTimeoutNs, killSignal, leader, lifecycle, meta, logConfig);
+        return new TaskSpec(name, driver, config, env, res, policy, killTimeoutNs, killSignal, leader, lifecycle, meta, logConfig,
+                services);
     }
 }
