@@ -123,7 +123,8 @@ public final class GrpcProbe implements CheckProbe {
             } else if (wire == 0) {
                 readVarint(m, at);
             } else if (wire == 2) {
-                at[0] += (int) readVarint(m, at);
+                int length = (int) readVarint(m, at); // read first: "at[0] += f(at)" would add to the old position
+                at[0] += length;
             } else if (wire == 1) {
                 at[0] += 8;
             } else if (wire == 5) {
