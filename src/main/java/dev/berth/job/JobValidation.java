@@ -6,11 +6,17 @@ import java.util.List;
 import java.util.Set;
 
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ObjectNode;
+
+import dev.berth.alloc.spec.ServiceSpecs;
+import dev.berth.alloc.spec.SpecValidationException;
+import dev.berth.alloc.spec.TaskGroupSpec;
 
 /** Nomad's {@code Job.Validate} for what Berth runs; errors in Nomad's multierror text. Nothing changes on failure. */
 final class JobValidation {
 
+    private static final JsonMapper SPECS = JsonMapper.builder().build();
     private static final Set<String> TYPES = Set.of("service", "batch", "system", "sysbatch");
 
     private JobValidation() {
@@ -70,6 +76,9 @@ final class JobValidation {
                     errors.add("Task group " + name + " validation failed: Task " + tn + " validation failed: Missing task driver");
                 }
             }
+            if (!name.isEmpty() && tasks.isArray() && !tasks.isEmpty()) {
+                services(g, name, errors);
+            }
         }
         if (job.hasNonNull("Periodic") && job.path("Periodic").path("Enabled").asBoolean(true)) {
             if (!"batch".equals(type) && !"sysbatch".equals(type)) {
@@ -83,6 +92,28 @@ final class JobValidation {
         if (job.hasNonNull("ParameterizedJob") && !"batch".equals(type) && !"sysbatch".equals(type)) {
             errors.add("Parameterized job can only be used with \"batch\" or \"sysbatch\" scheduler");
         }
+        report(errors);
+    }
+
+    /** The group's and its tasks' services and checks, as a submitted allocation's (the field path, then the text). */
+    private static void services(JsonNode group, String name, List<String> errors) {
+        boolean any = group.hasNonNull("Services");
+        for (JsonNode t : group.path("Tasks")) {
+            any |= t.hasNonNull("Services");
+        }
+        if (!any) {
+            return;
+        }
+        try {
+            ServiceSpecs.validate(SPECS.treeToValue(group, TaskGroupSpec.class));
+        } catch (SpecValidationException e) {
+            errors.add("Task group " + name + " validation failed: " + e.field() + ": " + e.getMessage());
+        } catch (RuntimeException e) {
+            errors.add("Task group " + name + " validation failed: " + e.getMessage());
+        }
+    }
+
+    private static void report(List<String> errors) throws JobException {
         if (!errors.isEmpty()) {
             StringBuilder sb = new StringBuilder(errors.size() == 1 ? "1 error occurred:\n" : errors.size() + " errors occurred:\n");
             errors.forEach(e -> sb.append("\t* ").append(e).append('\n'));

@@ -183,36 +183,7 @@ final class JobspecMapping {
     }
 
     private static void services(JsonNode b, ObjectNode target, JsonMapper json) {
-        if (!b.has("service")) {
-            return;
-        }
-        ArrayNode out = target.putArray("Services");
-        each(b.get("service"), s -> {
-            ObjectNode o = json.createObjectNode();
-            copyText(s, o, Map.of("name", "Name", "port", "PortLabel", "provider", "Provider", "address_mode", "AddressMode", "task", "TaskName"));
-            if (s.has("tags")) {
-                o.set("Tags", s.get("tags"));
-            }
-            if (s.has("check")) {
-                ArrayNode checks = o.putArray("Checks");
-                each(s.get("check"), c -> {
-                    ObjectNode co = json.createObjectNode();
-                    copyText(c, co, Map.of("name", "Name", "type", "Type", "path", "Path", "port", "PortLabel", "protocol", "Protocol",
-                            "method", "Method", "command", "Command"));
-                    if (c.has("interval")) {
-                        co.put("Interval", nanos(c.get("interval")));
-                    }
-                    if (c.has("timeout")) {
-                        co.put("Timeout", nanos(c.get("timeout")));
-                    }
-                    if (c.has("args")) {
-                        co.set("Args", c.get("args"));
-                    }
-                    checks.add(co);
-                });
-            }
-            out.add(o);
-        });
+        ServiceBlocks.map(b, target, json);
     }
 
     private static ObjectNode restart(JsonNode r, JsonMapper json) {
