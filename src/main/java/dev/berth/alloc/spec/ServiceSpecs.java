@@ -32,17 +32,21 @@ public final class ServiceSpecs {
         Set<String> taskNames = new HashSet<>();
         group.tasks().forEach(t -> taskNames.add(t.name()));
         for (ServiceSpec s : group.servicesOrEmpty()) {
-            validate(s, g + ".Services[" + s.name() + "]", true, labels, taskNames);
+            validate(s, g + ".Services", true, labels, taskNames);
         }
         for (TaskSpec t : group.tasks()) {
             for (ServiceSpec s : t.servicesOrEmpty()) {
-                validate(s, g + ".Tasks[" + t.name() + "].Services[" + s.name() + "]", false, labels, taskNames);
+                validate(s, g + ".Tasks[" + t.name() + "].Services", false, labels, taskNames);
             }
         }
     }
 
-    private static void validate(ServiceSpec s, String f, boolean groupLevel, Set<String> labels, Set<String> taskNames)
+    private static void validate(ServiceSpec s, String list, boolean groupLevel, Set<String> labels, Set<String> taskNames)
             throws SpecValidationException {
+        if (s == null) {
+            throw new SpecValidationException(list, "Missing service");
+        }
+        String f = list + "[" + s.name() + "]";
         String provider = s.provider() == null ? "" : s.provider();
         if (!provider.isEmpty() && !ServiceSpec.PROVIDER_NOMAD.equals(provider) && !ServiceSpec.PROVIDER_CONSUL.equals(provider)) {
             throw new SpecValidationException(f + ".Provider", "Service provider must be \"consul\", or \"nomad\"; not \"" + provider + "\"");
@@ -74,6 +78,9 @@ public final class ServiceSpecs {
         checkLabel(s.portLabel(), labels, f + ".PortLabel", s.name());
         Set<String> checkNames = new HashSet<>();
         for (ServiceCheckSpec c : s.checksOrEmpty()) {
+            if (c == null) {
+                throw new SpecValidationException(f + ".Checks", "Missing check");
+            }
             String cf = f + ".Checks[" + (c.name() == null ? "" : c.name()) + "]";
             if (c.name() != null && !c.name().isEmpty() && !checkNames.add(c.name())) {
                 throw new SpecValidationException(cf + ".Name", "Check " + c.name() + " is duplicated in service " + s.name());
