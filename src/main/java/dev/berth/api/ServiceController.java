@@ -22,7 +22,7 @@ import dev.berth.service.ServiceRegistry;
 /**
  * Nomad's native service discovery on this node: {@code GET /v1/services} (per namespace, each service name with its
  * tags), {@code GET /v1/service/{name}} (its {@code ServiceRegistration}s, plus Berth's {@code Health}), both blocking
- * queries on the registry's index; and {@code GET /v1/client/allocation/{id}/checks}, the latest result of each check of
+ * queries on the registry's index; {@code GET /v1/allocation/{id}/services} (one allocation's registrations); and {@code GET /v1/client/allocation/{id}/checks}, the latest result of each check of
  * an allocation by check ID (an empty object when it has none).
  */
 @RestController
@@ -50,6 +50,15 @@ class ServiceController {
     CompletableFuture<ResponseEntity<List<ServiceRegistration>>> service(@PathVariable String name,
             @RequestParam(defaultValue = "default") String namespace, HttpServletRequest request) {
         return NomadQuery.blocking(queries, request, ServiceRegistry.watch(), () -> registry.byName(name, namespace), v -> v);
+    }
+
+    /** Nomad's {@code GET /v1/allocation/{id}/services}: the allocation's registrations. */
+    @GetMapping("/v1/allocation/{id}/services")
+    List<ServiceRegistration> allocServices(@PathVariable String id) {
+        if (!allocs.exists(id)) {
+            throw new ApiException.NotFound("alloc not found");
+        }
+        return registry.all().stream().filter(r -> r.allocId().equals(id)).toList();
     }
 
     @GetMapping("/v1/client/allocation/{id}/checks")

@@ -119,6 +119,10 @@ class ServiceChecksAgentTest {
         assertThat(reg.path("Health").asString()).isEqualTo("failure");
         assertThat(reg.path("CreateIndex").asLong()).isPositive().isLessThanOrEqualTo(reg.path("ModifyIndex").asLong());
 
+        JsonNode ofAlloc = json.readTree(Http.send(port, "GET", "/v1/allocation/" + id + "/services", null).body());
+        assertThat(ofAlloc).hasSize(1);
+        assertThat(ofAlloc.get(0).path("ID").asString()).isEqualTo(reg.path("ID").asString());
+
         JsonNode list = json.readTree(Http.send(port, "GET", "/v1/services", null).body());
         JsonNode ns = list.get(0);
         assertThat(ns.path("Namespace").asString()).isEqualTo("default");
