@@ -81,6 +81,15 @@ class ArchitectureTest {
                 .check(classes);
     }
 
+    /** One way to wait that tests can script: {@code config.Sleeper} (plain and cancellable waits), no second kind. */
+    @Test
+    void oneSleeper() {
+        com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes()
+                .that().haveSimpleName("Sleeper")
+                .should().haveFullyQualifiedName("dev.berth.config.Sleeper")
+                .check(classes);
+    }
+
     @Test
     void stateIsOnlyReachedThroughPorts() {
         noClasses().that().resideOutsideOfPackages("dev.berth.state..")
