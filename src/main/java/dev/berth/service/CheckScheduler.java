@@ -33,9 +33,12 @@ public class CheckScheduler implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(CheckScheduler.class);
 
-    /** Receives each probe's outcome (on the probe's virtual thread). */
+    /**
+     * Receives each probe's outcome (on the probe's virtual thread); {@code statusChanged} says whether the check's
+     * status differs from before the probe, {@code restart} whether {@code check_restart} asks for a restart now.
+     */
     public interface ResultListener {
-        void onResult(CheckDefinition def, CheckResult result, long latencyNanos, boolean restart);
+        void onResult(CheckDefinition def, CheckResult result, long latencyNanos, boolean statusChanged, boolean restart);
     }
 
     private final ScheduledExecutorService timer;
@@ -169,11 +172,12 @@ public class CheckScheduler implements AutoCloseable {
             if (closed) {
                 return;
             }
+            String before = status.status();
             String s = status.record(r.success());
             latest = def.result(s, r.statusCode(), r.output(), clock.instant().getEpochSecond());
             boolean restart = restarter != null && restarter.apply(clock.instant(), s);
             try {
-                listener.onResult(def, latest, latency, restart);
+                listener.onResult(def, latest, latency, !s.equals(before), restart);
             } catch (RuntimeException e) {
                 log.warn("check result listener failed: check={} alloc={}", def.check(), def.allocId(), e);
             }

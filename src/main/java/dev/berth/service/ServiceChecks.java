@@ -127,7 +127,7 @@ public class ServiceChecks implements DisposableBean {
                 ids.add(d.id());
                 scheduler.arm(d);
             }
-            registry.health(b.registration().id(), health(b.registration().id()));
+            registry.health(b.registration().id(), () -> health(b.registration().id()));
         }
     }
 
@@ -145,9 +145,12 @@ public class ServiceChecks implements DisposableBean {
         }
     }
 
-    private void onResult(CheckDefinition def, CheckResult result, long latencyNanos, boolean restart) {
+    private void onResult(CheckDefinition def, CheckResult result, long latencyNanos, boolean statusChanged, boolean restart) {
         metrics.record(def.type(), result.status(), latencyNanos);
-        registry.health(def.registrationId(), health(def.registrationId()));
+        if (statusChanged) {
+            // only a status change can change the registration's health: no walk over its checks for every probe
+            registry.health(def.registrationId(), () -> health(def.registrationId()));
+        }
         if (restart) {
             Thread.ofVirtual().name("berth-check-restart").start(() -> restart(def));
         }

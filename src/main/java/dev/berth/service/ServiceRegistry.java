@@ -52,10 +52,14 @@ public class ServiceRegistry {
         }
     }
 
-    /** Sets a registration's health; a change is written only when it differs. */
-    public void health(String id, String health) {
+    /**
+     * Sets a registration's health, computed under the registry's lock (so concurrent check results cannot write an
+     * older view last); a change is written only when it differs.
+     */
+    public void health(String id, java.util.function.Supplier<String> compute) {
         synchronized (writeLock) {
             ServiceRegistration old = byId.get(id);
+            String health = old == null ? null : compute.get();
             if (old != null && !java.util.Objects.equals(old.health(), health)) {
                 register(old.withHealth(health));
             }

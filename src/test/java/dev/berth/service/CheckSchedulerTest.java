@@ -23,7 +23,7 @@ class CheckSchedulerTest {
 
     final List<CheckResult> results = new CopyOnWriteArrayList<>();
     final List<String> restarts = new CopyOnWriteArrayList<>();
-    CheckScheduler scheduler = new CheckScheduler(Clock.systemUTC(), 64, (def, result, latency, restart) -> {
+    CheckScheduler scheduler = new CheckScheduler(Clock.systemUTC(), 64, (def, result, latency, changed, restart) -> {
         results.add(result);
         if (restart) {
             restarts.add(def.id());
