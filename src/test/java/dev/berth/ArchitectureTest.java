@@ -81,6 +81,17 @@ class ArchitectureTest {
                 .check(classes);
     }
 
+    /**
+     * A driver's state is its own: outside the drivers, the agent learns where a task runs only through the typed
+     * {@code TaskDriver.process} view, never by reading the handle's string keys.
+     */
+    @Test
+    void onlyDriversReadTheirState() {
+        noClasses().that().resideOutsideOfPackage("dev.berth.driver..")
+                .should().callMethod(dev.berth.driver.TaskHandle.class, "driverState")
+                .check(classes);
+    }
+
     /** One way to wait that tests can script: {@code config.Sleeper} (plain and cancellable waits), no second kind. */
     @Test
     void oneSleeper() {
