@@ -92,6 +92,17 @@ class ArchitectureTest {
                 .check(classes);
     }
 
+    /** Settings come through the typed {@code berth.*} properties, never from a system property read on the side. */
+    @Test
+    void noSettingBypassesTheTypedProperties() {
+        noClasses().that().resideInAPackage("dev.berth..").and().doNotHaveFullyQualifiedName("dev.berth.Application")
+                .should().callMethod(Boolean.class, "getBoolean", String.class)
+                .orShould().callMethod(System.class, "getProperty", String.class, String.class)
+                .orShould().callMethod(Integer.class, "getInteger", String.class)
+                .orShould().callMethod(Long.class, "getLong", String.class)
+                .check(classes);
+    }
+
     /** One way to wait that tests can script: {@code config.Sleeper} (plain and cancellable waits), no second kind. */
     @Test
     void oneSleeper() {
