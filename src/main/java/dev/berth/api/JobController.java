@@ -34,6 +34,7 @@ import dev.berth.events.Topic;
 import dev.berth.job.JobDefaults;
 import dev.berth.job.JobException;
 import dev.berth.job.JobService;
+import dev.berth.job.PeriodicLauncher;
 import dev.berth.job.hcl.JobspecParser;
 
 /**
@@ -44,14 +45,16 @@ import dev.berth.job.hcl.JobspecParser;
 class JobController {
 
     private final JobService jobs;
+    private final PeriodicLauncher periodic;
     private final BlockingQueries queries;
     private final String nodeId;
     private final String nodeName;
     private final JsonMapper json = JsonMapper.builder().build();
     private final JobspecParser parser = new JobspecParser();
 
-    JobController(JobService jobs, BlockingQueries queries, NodeIdentity node, BerthProperties props) {
+    JobController(JobService jobs, PeriodicLauncher periodic, BlockingQueries queries, NodeIdentity node, BerthProperties props) {
         this.jobs = jobs;
+        this.periodic = periodic;
         this.queries = queries;
         this.nodeId = node.id();
         this.nodeName = props.name();
@@ -94,6 +97,43 @@ class JobController {
     ObjectNode deregister(@PathVariable String id, @RequestParam(defaultValue = "default") String namespace,
                           @RequestParam(defaultValue = "false") boolean purge) {
         return result(call(() -> jobs.deregister(namespace, id, purge)));
+    }
+
+    /** Nomad's {@code /v1/job/{id}/periodic/force}: launches a child of a periodic job now ({@code PeriodicForceResponse}). */
+    @RequestMapping(path = "/v1/job/{id}/periodic/force", method = {RequestMethod.PUT, RequestMethod.POST})
+    ObjectNode periodicForce(@PathVariable String id, @RequestParam(defaultValue = "default") String namespace) {
+        JobService.Result r = call(() -> periodic.force(namespace, id));
+        ObjectNode o = json.createObjectNode();
+        o.put("EvalID", r.evalId());
+        o.put("EvalCreateIndex", r.evalCreateIndex());
+        o.put("Index", r.index());
+        return o;
+    }
+
+    /** Nomad's {@code /v1/job/{id}/dispatch}: {@code Payload} (base64) and {@code Meta} → {@code JobDispatchResponse}. */
+    @RequestMapping(path = "/v1/job/{id}/dispatch", method = {RequestMethod.PUT, RequestMethod.POST})
+    ObjectNode dispatch(@PathVariable String id, @RequestParam(defaultValue = "default") String namespace,
+                        @RequestBody(required = false) String raw) {
+        JsonNode body = raw == null || raw.isBlank() ? json.createObjectNode() : body(raw);
+        if (body.hasNonNull("JobID") && !id.equals(body.path("JobID").asString())) {
+            throw new ApiException.BadRequest("Job ID does not match");
+        }
+        byte[] payload;
+        try {
+            payload = body.hasNonNull("Payload") ? java.util.Base64.getDecoder().decode(body.path("Payload").asString()) : new byte[0];
+        } catch (IllegalArgumentException e) {
+            throw new ApiException.BadRequest("Failed to decode body: Payload is not base64: " + e.getMessage());
+        }
+        java.util.Map<String, String> meta = new java.util.LinkedHashMap<>();
+        body.path("Meta").properties().forEach(e -> meta.put(e.getKey(), e.getValue().asString()));
+        JobService.Dispatched d = call(() -> jobs.dispatch(namespace, id, payload, meta));
+        ObjectNode o = json.createObjectNode();
+        o.put("DispatchedJobID", d.dispatchedJobId());
+        o.put("EvalID", d.evalId());
+        o.put("EvalCreateIndex", d.evalCreateIndex());
+        o.put("JobCreateIndex", d.jobCreateIndex());
+        o.put("Index", d.index());
+        return o;
     }
 
     @GetMapping("/v1/jobs")

@@ -115,8 +115,7 @@ public class LocalScheduler implements AutoCloseable {
         String ns = job.path("Namespace").asString();
         String id = job.path("ID").asString();
         String key = JobRegistry.key(ns, id);
-        if (job.hasNonNull("Periodic") && job.path("Periodic").path("Enabled").asBoolean(true)
-                || job.hasNonNull("ParameterizedJob") && !job.path("Dispatched").asBoolean(false)) {
+        if (job.hasNonNull("Periodic") || job.hasNonNull("ParameterizedJob") && !job.path("Dispatched").asBoolean(false)) {
             finishPending(key, "complete", "", null);   // templates never run themselves
             jobs.setStatus(ns, id, job.path("Stop").asBoolean() ? "dead" : "running");
             return;
