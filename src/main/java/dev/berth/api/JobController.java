@@ -141,10 +141,12 @@ class JobController {
                                                              @RequestParam(defaultValue = "default") String namespace,
                                                              @RequestParam(defaultValue = "0") long index,
                                                              @RequestParam(required = false) String wait) {
-        return blocking(index, wait, Topic.Job, () -> jobs.jobs().stream()
+        // each stub carries its JobSummary, so the listing moves with the allocations' statuses too (the UI polls it)
+        return blocking(index, wait, JobController::jobOrAllocation, () -> jobs.jobs().stream()
                 .filter(j -> j.path("ID").asString().startsWith(prefix))
                 .filter(j -> "*".equals(namespace) || namespace.equals(j.path("Namespace").asString()))
-                .map(this::stub).toList(), l -> l.stream().mapToLong(j -> j.path("ModifyIndex").asLong()).max().orElse(0));
+                .map(j -> new Summarized(stub(j), jobs.summaryIndex(j))).toList(),
+                l -> l.stream().mapToLong(Summarized::index).max().orElse(0), l -> l.stream().map(Summarized::stub).toList());
     }
 
     @GetMapping("/v1/job/{id}")
@@ -152,6 +154,14 @@ class JobController {
                                                       @RequestParam(defaultValue = "0") long index,
                                                       @RequestParam(required = false) String wait) {
         return blocking(index, wait, Topic.Job, () -> job(namespace, id), j -> j.path("ModifyIndex").asLong());
+    }
+
+    /** A job stub with the index its summary answers for. */
+    private record Summarized(ObjectNode stub, long index) {
+    }
+
+    private static boolean jobOrAllocation(dev.berth.events.Change c) {
+        return c.topic() == Topic.Job || c.topic() == Topic.Allocation;
     }
 
     @GetMapping("/v1/job/{id}/versions")
@@ -168,7 +178,10 @@ class JobController {
     CompletableFuture<ResponseEntity<ObjectNode>> summary(@PathVariable String id, @RequestParam(defaultValue = "default") String namespace,
                                                           @RequestParam(defaultValue = "0") long index,
                                                           @RequestParam(required = false) String wait) {
-        return blocking(index, wait, null, () -> jobs.summary(job(namespace, id)), s -> s.path("ModifyIndex").asLong());
+        return blocking(index, wait, JobController::jobOrAllocation, () -> {
+            ObjectNode job = job(namespace, id);
+            return new Summarized(jobs.summary(job), jobs.summaryIndex(job));
+        }, Summarized::index, Summarized::stub);
     }
 
     @GetMapping("/v1/job/{id}/allocations")
@@ -259,14 +272,21 @@ class JobController {
 
     private <T> CompletableFuture<ResponseEntity<T>> blocking(long index, String wait, Topic topic, Supplier<T> read,
                                                              Function<T, Long> indexOf) {
-        Supplier<Indexed<T>> indexed = () -> {
-            T v = read.get();
+        return blocking(index, wait, c -> topic == null || c.topic() == topic, read, indexOf, Function.identity());
+    }
+
+    /** A blocking read of {@code read}, answering {@code body} of it with {@code indexOf} of it as X-Nomad-Index. */
+    private <R, T> CompletableFuture<ResponseEntity<T>> blocking(long index, String wait,
+                                                                java.util.function.Predicate<dev.berth.events.Change> watch,
+                                                                Supplier<R> read, Function<R, Long> indexOf, Function<R, T> body) {
+        Supplier<Indexed<R>> indexed = () -> {
+            R v = read.get();
             return new Indexed<>(v, Math.max(1, indexOf.apply(v)));
         };
         indexed.get(); // a 404 is thrown here, before any wait
-        return queries.query(index, parseWait(wait), c -> topic == null || c.topic() == topic, indexed)
+        return queries.query(index, parseWait(wait), watch, indexed)
                 .thenApply(v -> ResponseEntity.ok().header("X-Nomad-Index", Long.toString(v.index()))
-                        .header("X-Nomad-KnownLeader", "false").header("X-Nomad-LastContact", "0").body(v.value()));
+                        .header("X-Nomad-KnownLeader", "false").header("X-Nomad-LastContact", "0").body(body.apply(v.value())));
     }
 
     static Duration parseWait(String wait) {

@@ -146,6 +146,18 @@ public class JobService {
         return out;
     }
 
+    /**
+     * The index a job listing or summary answers for: the job's own {@code ModifyIndex} or the latest change of one of its
+     * allocations, whichever is higher (the summary counts allocation statuses, so it moves with them).
+     */
+    public long summaryIndex(JsonNode job) {
+        long index = job.path("ModifyIndex").asLong();
+        for (AllocView v : allocations(ns(job), id(job))) {
+            index = Math.max(index, v.modifyIndex());
+        }
+        return index;
+    }
+
     /** Which job version each of the job's allocations was placed from (allocation ID → version). */
     public Map<String, Long> allocationVersions(String ns, String id) {
         Map<String, Long> out = new LinkedHashMap<>();
@@ -186,7 +198,7 @@ public class JobService {
             }
         }
         s.put("CreateIndex", job.path("CreateIndex").asLong());
-        s.put("ModifyIndex", job.path("ModifyIndex").asLong());
+        s.put("ModifyIndex", summaryIndex(job));
         return s;
     }
 
