@@ -37,7 +37,7 @@ job() { # $1 = marker
   cat <<JSON
 {"Job":{"ID":"bench","Type":"service","TaskGroups":[{"Name":"g","Count":$COUNT,"Update":{"MaxParallel":$COUNT},
  "Tasks":[{"Name":"t","Driver":"raw_exec","Config":{"command":"/bin/sleep","args":["3600"]},
-   "Env":{"MARKER":"$1"},"Resources":{"CPU":1,"MemoryMB":4}}]}]}}
+   "Env":{"MARKER":"$1"},"Resources":{"CPU":1,"MemoryMB":10}}]}]}}
 JSON
 }
 now() { date +%s.%N; }

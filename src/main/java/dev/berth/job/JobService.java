@@ -48,6 +48,7 @@ public class JobService {
         }
         ObjectNode job = JobDefaults.canonicalize(raw.deepCopy());
         JobValidation.validate(job);
+        LocalScheduler.validateForPlacement(job);
         JobRegistry.Registered reg = registry.register(job, enforceIndex);
         ObjectNode eval = registry.createEval(reg.job(), "job-register");
         scheduler.kick(ns(reg.job()), id(reg.job()), eval.path("ID").asString());
@@ -217,6 +218,7 @@ public class JobService {
         }
         ObjectNode job = JobDefaults.canonicalize(raw.deepCopy());
         JobValidation.validate(job);
+        LocalScheduler.validateForPlacement(job);
         Optional<ObjectNode> current = registry.job(ns(job), id(job));
         boolean changed = current.isEmpty() || !JobRegistry.specOf(current.get()).equals(JobRegistry.specOf(job));
         job.put("Version", current.map(c -> c.path("Version").asLong() + (changed ? 1 : 0)).orElse(0L));

@@ -266,6 +266,33 @@ public class LocalScheduler implements AutoCloseable {
         save(p.asReplaced());
     }
 
+    /**
+     * Checks each group as the allocation submission path will (structure and policies, e.g. Nomad's minimum 10 MB of
+     * memory), so a job its allocations could never pass is refused at registration instead of waiting blocked forever.
+     */
+    public static void validateForPlacement(ObjectNode job) throws JobException {
+        JsonMapper mapper = JsonMapper.builder().build();
+        JobSpec js;
+        try {
+            js = mapper.treeToValue(job, JobSpec.class);
+        } catch (tools.jackson.core.JacksonException e) {
+            throw new JobException(400, "1 error occurred:\n\t* " + e.getOriginalMessage() + "\n\n");
+        }
+        for (JsonNode g : job.path("TaskGroups")) {
+            String group = g.path("Name").asString();
+            AllocationSpec spec = new AllocationSpec("00000000-0000-0000-0000-000000000000", js.id() + "." + group + "[0]",
+                    js.namespace(), js.id(), js, group, AllocationSpec.DESIRED_RUN, 1, null, null);
+            try {
+                dev.berth.alloc.spec.AllocSpecs.validateStructure(spec);
+                dev.berth.alloc.spec.AllocSpecs.validatePolicies(
+                        dev.berth.alloc.spec.AllocSpecs.withDefaults(spec, java.time.Duration.ofDays(365)));
+            } catch (SpecValidationException e) {
+                throw new JobException(400, "1 error occurred:\n\t* Task group " + group + " validation failed: "
+                        + e.field().replaceFirst("^Job\\.", "") + ": " + e.getMessage() + "\n\n");
+            }
+        }
+    }
+
     private AllocationSpec spec(ObjectNode job, Placement p, String desired, long modifyIndex) {
         JobSpec js = json.treeToValue(job, JobSpec.class);
         return new AllocationSpec(p.allocId(), p.name(), p.namespace(), p.jobId(), js, p.group(), desired, modifyIndex,

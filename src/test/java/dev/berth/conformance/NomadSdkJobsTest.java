@@ -203,7 +203,8 @@ class NomadSdkJobsTest {
         await().atMost(Duration.ofSeconds(30)).until(() -> nomad.getNodesApi().info(nodeId).getValue().getEvents().stream()
                 .anyMatch(e -> "Jobs".equals(e.getSubsystem()) && e.getMessage().contains(id + "-broken.hcl")));
         HttpResponse<String> metrics = Http.send(port, "GET", "/v1/metrics?format=prometheus", null);
-        assertThat(metrics.body()).containsPattern("berth_jobs_dir_load_failures_total\\{[^}]*\\} [1-9]");
+        assertThat(metrics.body()).containsPattern("(?m)^berth_jobs_dir_load_failures_total(\\{[^}]*\\})? [1-9]")
+                .containsPattern("(?m)^berth_jobs_dir_broken_files(\\{[^}]*\\})? [1-9]");
 
         Files.delete(dir.resolve(id + "-broken.hcl"));
         Files.delete(dir.resolve(id + ".nomad.hcl"));
