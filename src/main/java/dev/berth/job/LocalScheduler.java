@@ -281,7 +281,7 @@ public class LocalScheduler implements AutoCloseable {
         for (JsonNode g : job.path("TaskGroups")) {
             String group = g.path("Name").asString();
             AllocationSpec spec = new AllocationSpec("00000000-0000-0000-0000-000000000000", js.id() + "." + group + "[0]",
-                    js.namespace(), js.id(), js, group, AllocationSpec.DESIRED_RUN, 1, null, null);
+                    js.namespace(), js.id(), js, group, AllocationSpec.DESIRED_RUN, 1L, null, null);
             try {
                 dev.berth.alloc.spec.AllocSpecs.validateStructure(spec);
                 dev.berth.alloc.spec.AllocSpecs.validatePolicies(
