@@ -26,7 +26,7 @@ class JobsDirectoryTest {
     Path dir;
 
     final Map<String, ObjectNode> registered = new LinkedHashMap<>();
-    final List<String> log = new ArrayList<>();
+    final List<String> log = new java.util.concurrent.CopyOnWriteArrayList<>();
     final List<String> problems = new ArrayList<>();
 
     JobsDirectory directory() {
@@ -131,6 +131,27 @@ class JobsDirectoryTest {
         Files.delete(dir.resolve("a.hcl"));
         d.scan();
         assertThat(log).last().isEqualTo("stop alpha");
+    }
+
+    @Test
+    void theScanLoopSurvivesALifecycleStopAndStart() throws Exception {
+        JobsDirectory d = directory();
+        org.springframework.context.SmartLifecycle lifecycle = new JobsDirConfiguration()
+                .jobsDirectoryLifecycle(d, new JobsDirProperties(dir, java.time.Duration.ofMillis(50)));
+        try {
+            Files.writeString(dir.resolve("a.hcl"), hcl("alpha", 1));
+            lifecycle.start();
+            org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(30)).until(() -> log.contains("register alpha"));
+            lifecycle.stop();
+            assertThat(lifecycle.isRunning()).isFalse();
+            lifecycle.start();
+            assertThat(lifecycle.isRunning()).isTrue();
+            Files.writeString(dir.resolve("b.hcl"), hcl("beta", 1));
+            org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(30)).until(() -> log.contains("register beta"));
+            assertThat(log).containsExactly("register alpha", "register beta");
+        } finally {
+            lifecycle.stop();
+        }
     }
 
     @Test
