@@ -112,8 +112,9 @@ class JobController {
 
     /** Nomad's {@code /v1/job/{id}/dispatch}: {@code Payload} (base64) and {@code Meta} → {@code JobDispatchResponse}. */
     @RequestMapping(path = "/v1/job/{id}/dispatch", method = {RequestMethod.PUT, RequestMethod.POST})
-    ObjectNode dispatch(@PathVariable String id, @RequestParam(defaultValue = "default") String namespace,
-                        @RequestBody(required = false) String raw) {
+    ObjectNode dispatch(@PathVariable String id, @RequestBody(required = false) String raw,
+                        // after the body: with curl's form Content-Type, reading a parameter first would consume the body
+                        @RequestParam(defaultValue = "default") String namespace) {
         JsonNode body = raw == null || raw.isBlank() ? json.createObjectNode() : body(raw);
         if (body.hasNonNull("JobID") && !id.equals(body.path("JobID").asString())) {
             throw new ApiException.BadRequest("Job ID does not match");

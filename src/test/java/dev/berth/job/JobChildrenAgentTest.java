@@ -115,6 +115,15 @@ class JobChildrenAgentTest {
                 + get("/v1/job/" + jobId + "/summary").path("Children").path("Running").asInt()).isEqualTo(1);
         assertThat(get("/v1/jobs?prefix=" + jobId)).extracting(j -> j.path("ID").asString()).contains(jobId, child);
 
+        // curl -d sends a form Content-Type; the body is still the JSON request, also with a query parameter
+        HttpResponse<String> asCurl = java.net.http.HttpClient.newHttpClient().send(java.net.http.HttpRequest.newBuilder(
+                        java.net.URI.create("http://127.0.0.1:" + port + "/v1/job/" + jobId + "/dispatch?namespace=default"))
+                .header("Content-Type", "application/x-www-form-urlencoded")
+                .POST(java.net.http.HttpRequest.BodyPublishers.ofString("{\"Payload\":\"" + b64("x") + "\",\"Meta\":{\"customer\":\"c\"}}"))
+                .build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(asCurl.statusCode()).as(asCurl.body()).isEqualTo(200);
+        assertThat(json.readTree(asCurl.body()).path("DispatchedJobID").asString()).startsWith(jobId + "/dispatch-");
+
         HttpResponse<String> notParameterized = Http.send(port, "POST", "/v1/job/" + child + "/dispatch", "{}");
         assertThat(notParameterized.statusCode()).isEqualTo(400);
         assertThat(notParameterized.body()).contains("is not a parameterized job");
