@@ -172,6 +172,31 @@ class JobChildrenAgentTest {
         });
     }
 
+    @Test
+    void theLauncherLoopLaunchesOnScheduleAndProhibitOverlapHoldsTheNextSlots() throws Exception {
+        // 7 fields: every second; a child that runs for ten minutes, so with prohibit_overlap exactly one is launched
+        send("PUT", "/v1/jobs", batchJob("\"Periodic\":{\"Spec\":\"* * * * * * *\",\"ProhibitOverlap\":true},", "",
+                "exec sleep 600"));
+        String child = await().atMost(Duration.ofSeconds(30)).until(() -> {
+            for (JsonNode j : get("/v1/jobs?prefix=" + jobId + "/periodic-")) {
+                return j.path("ID").asString();
+            }
+            return null;
+        }, c -> c != null);
+        assertThat(child).matches(jobId + "/periodic-\\d+");
+        await().atMost(Duration.ofSeconds(90)).until(() -> get("/v1/job/" + child + "/allocations").size() == 1
+                && "running".equals(get("/v1/job/" + child + "/allocations").get(0).path("ClientStatus").asString()));
+        // later slots pass while the child runs: the launcher has moved on (its last launch is newer) but launched nothing
+        long launchedAt = Long.parseLong(child.substring(child.lastIndexOf('-') + 1));
+        await().atMost(Duration.ofSeconds(30)).until(() -> launcher.lastLaunch("default", jobId)
+                .map(t -> t.getEpochSecond() > launchedAt + 1).orElse(false));
+        assertThat(get("/v1/jobs?prefix=" + jobId + "/periodic-")).hasSize(1);
+        send("DELETE", "/v1/job/" + jobId + "?purge=true", null);
+    }
+
+    @org.springframework.beans.factory.annotation.Autowired
+    PeriodicLauncher launcher;
+
     HttpResponse<String> call(String path) {
         try {
             return Http.send(port, "GET", path, null);
