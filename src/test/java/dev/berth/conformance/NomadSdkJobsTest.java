@@ -126,9 +126,12 @@ class NomadSdkJobsTest {
         job.setParameterizedJob(new ParameterizedJobConfig().setPayload("required").addMetaRequired("customer"));
         nomad.getJobsApi().register(job);
 
+        // Nomad's plain error text, as the SDK shows it
         assertThatThrownBy(() -> nomad.getJobsApi().dispatch(id, Map.of("customer", "acme")))
-                .isInstanceOf(ErrorResponseException.class)
-                .hasMessageContaining("Payload is not provided but required by parameterized job");
+                .isInstanceOfSatisfying(ErrorResponseException.class, e -> {
+                    assertThat(e.getServerErrorCode()).isEqualTo(400);
+                    assertThat(e.getServerErrorMessage()).isEqualTo("Payload is not provided but required by parameterized job");
+                });
         assertThatThrownBy(() -> nomad.getJobsApi().dispatch(id, Map.of("color", "red"), "x".getBytes(StandardCharsets.UTF_8)))
                 .isInstanceOf(ErrorResponseException.class)
                 .hasMessageContaining("Dispatch request included unpermitted metadata keys: [color]");
