@@ -29,6 +29,7 @@ import dev.berth.driver.TaskConfig;
 import dev.berth.driver.TaskConfigValidationException;
 import dev.berth.driver.TaskDriver;
 import dev.berth.driver.TaskHandle;
+import dev.berth.driver.TaskHandles;
 import dev.berth.driver.TaskNotFoundException;
 import dev.berth.host.ProcStat;
 import dev.berth.host.Signals;
@@ -41,11 +42,10 @@ import dev.berth.host.cgroup.OomKills;
  * Nomad's {@code raw_exec}: runs the task's program as a host process, without isolation, in its own session and
  * process group (see {@link ExitShim} for the launch line and how the exit status survives an agent restart).
  *
- * <p>{@link TaskHandle#driverState()} keys: {@code pid} (session leader), {@code pgid}, {@code start_ticks}
- * (field 22 of {@code /proc/<pid>/stat}), {@code cgroup} (the task cgroup's {@link TaskCgroup#name()}, empty when
- * cgroups are unavailable) and {@code exit_file}. raw_exec puts each task in its own cgroup without limits (Nomad's
- * raw_exec is not isolated); the cgroup gives exact stats and a kill that catches every descendant. When the task
- * exits, whatever it left running in its cgroup is killed and the cgroup removed before the exit is reported.
+ * <p>State keys: {@code pid} (session leader), {@code pgid}, {@code start_ticks}, {@code cgroup} (the task cgroup's
+ * {@link TaskCgroup#name()}, empty without cgroups) and {@code exit_file}. raw_exec puts each task in its own cgroup
+ * without limits (Nomad's raw_exec is not isolated); the cgroup gives exact stats and a kill that catches every
+ * descendant. When the task exits, whatever it left running in its cgroup is killed and the cgroup removed first.
  */
 public class RawExecDriver implements TaskDriver, AutoCloseable {
 
@@ -186,10 +186,10 @@ public class RawExecDriver implements TaskDriver, AutoCloseable {
         // The start time does not change across the execs of setsid/env/sh, so reading it now is exact.
         long startTicks = ProcStat.read(pid).map(ProcStat::startTicks).orElse(-1L);
         Map<String, String> state = new LinkedHashMap<>();
-        state.put("pid", Integer.toString(pid));
+        state.put(TaskHandles.PID, Integer.toString(pid));
         state.put("pgid", Integer.toString(pid));
-        state.put("start_ticks", Long.toString(startTicks));
-        state.put("cgroup", cgroup.map(TaskCgroup::name).orElse(""));
+        state.put(TaskHandles.START_TICKS, Long.toString(startTicks));
+        state.put(TaskHandles.CGROUP, cgroup.map(TaskCgroup::name).orElse(""));
         state.put("exit_file", exitFile.toString());
         TaskHandle handle = new TaskHandle(NAME, task.id(), clock.instant(), state);
         RawTask running = new RawTask(handle, pid, pid, startTicks, exitFile);
@@ -245,7 +245,7 @@ public class RawExecDriver implements TaskDriver, AutoCloseable {
         }
         // ...and whatever left the group (setsid'd or daemonised descendants) goes with the cgroup.
         if (cgroups != null) {
-            cgroups.find(handle.driverState().get("cgroup")).ifPresent(TaskCgroup::killAll);
+            cgroups.find(handle.driverState().get(TaskHandles.CGROUP)).ifPresent(TaskCgroup::killAll);
         }
     }
 
@@ -282,7 +282,7 @@ public class RawExecDriver implements TaskDriver, AutoCloseable {
         }
         // Kills whatever escaped the process group (a daemonised grandchild) and removes the directories.
         if (cgroups != null) {
-            cgroups.find(handle.driverState().get("cgroup")).ifPresent(Cleanup::removeQuietly);
+            cgroups.find(handle.driverState().get(TaskHandles.CGROUP)).ifPresent(Cleanup::removeQuietly);
         }
         String exitFile = handle.driverState().get("exit_file");
         if (exitFile != null && !exitFile.isEmpty()) {
@@ -304,8 +304,8 @@ public class RawExecDriver implements TaskDriver, AutoCloseable {
         int pid;
         long startTicks;
         try {
-            pid = Integer.parseInt(s.getOrDefault("pid", ""));
-            startTicks = Long.parseLong(s.getOrDefault("start_ticks", ""));
+            pid = Integer.parseInt(s.getOrDefault(TaskHandles.PID, ""));
+            startTicks = Long.parseLong(s.getOrDefault(TaskHandles.START_TICKS, ""));
         } catch (NumberFormatException ex) {
             throw new TaskNotFoundException(handle.taskId());
         }
@@ -340,7 +340,7 @@ public class RawExecDriver implements TaskDriver, AutoCloseable {
                     ? new ExitResult(128 + Signals.SIGKILL, Signals.SIGKILL, false, null)
                     : new ExitResult(0, 0, false, "task exited while detached; its exit status was not recorded"));
             if (cgroups != null) {
-                cgroups.find(task.handle.driverState().get("cgroup")).ifPresent(Cleanup::removeQuietly);
+                cgroups.find(task.handle.driverState().get(TaskHandles.CGROUP)).ifPresent(Cleanup::removeQuietly);
             }
             task.exit.complete(exit);
             task.cancelWatch();
