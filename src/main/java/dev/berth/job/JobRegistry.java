@@ -46,6 +46,11 @@ public class JobRegistry {
         }
     }
 
+    /** The registry clock's time in Unix seconds (the stamp of a dispatched job's ID). */
+    long clockSeconds() {
+        return clock.instant().getEpochSecond();
+    }
+
     static String key(String namespace, String id) {
         return namespace + "\u0000" + id;
     }

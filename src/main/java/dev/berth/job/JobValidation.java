@@ -87,10 +87,20 @@ final class JobValidation {
             String spec = job.path("Periodic").path("Spec").asString("");
             if (spec.isEmpty() && job.path("Periodic").path("Specs").isEmpty()) {
                 errors.add("Periodic job must have a cron spec");
+            } else {
+                try {
+                    PeriodicLauncher.schedule(job);
+                } catch (dev.berth.job.cron.CronSchedule.InvalidScheduleException e) {
+                    errors.add(e.getMessage());
+                }
             }
         }
         if (job.hasNonNull("ParameterizedJob") && !"batch".equals(type) && !"sysbatch".equals(type)) {
             errors.add("Parameterized job can only be used with \"batch\" or \"sysbatch\" scheduler");
+        }
+        String payload = job.path("ParameterizedJob").path("Payload").asString("optional");
+        if (job.hasNonNull("ParameterizedJob") && !List.of("optional", "required", "forbidden").contains(payload)) {
+            errors.add("Unknown payload requirement: \"" + payload + "\"");
         }
         report(errors);
     }

@@ -25,13 +25,27 @@ public record TaskSpec(
         @JsonProperty("Lifecycle") LifecycleSpec lifecycle,
         @JsonProperty("Meta") Map<String, String> meta,
         @JsonProperty("LogConfig") Map<String, Object> logConfig,
+        @JsonProperty("DispatchPayload") DispatchPayload dispatchPayload,
         @JsonProperty("Services") List<ServiceSpec> services) {
 
-    /** Without services. */
+    /** Nomad's {@code dispatch_payload}: the file under {@code local/} that receives a dispatched job's payload. */
+    @JsonIgnoreProperties(ignoreUnknown = true)
+    public record DispatchPayload(@JsonProperty("File") String file) {
+    }
+
+    /** A task without a dispatch payload file or services. */
     public TaskSpec(String name, String driver, Map<String, Object> config, Map<String, String> env, ResourcesSpec resources,
                     RestartPolicySpec restartPolicy, Long killTimeout, String killSignal, Boolean leader, LifecycleSpec lifecycle,
                     Map<String, String> meta, Map<String, Object> logConfig) {
         this(name, driver, config, env, resources, restartPolicy, killTimeout, killSignal, leader, lifecycle, meta, logConfig, null);
+    }
+
+    /** A task without services. */
+    public TaskSpec(String name, String driver, Map<String, Object> config, Map<String, String> env, ResourcesSpec resources,
+                    RestartPolicySpec restartPolicy, Long killTimeout, String killSignal, Boolean leader, LifecycleSpec lifecycle,
+                    Map<String, String> meta, Map<String, Object> logConfig, DispatchPayload dispatchPayload) {
+        this(name, driver, config, env, resources, restartPolicy, killTimeout, killSignal, leader, lifecycle, meta, logConfig,
+                dispatchPayload, null);
     }
 
     @JsonIgnore
@@ -87,6 +101,6 @@ public record TaskSpec(
 
     public TaskSpec withDefaults(RestartPolicySpec policy, long killTimeoutNs, ResourcesSpec res) {
         return new TaskSpec(name, driver, config, env, res, policy, killTimeoutNs, killSignal, leader, lifecycle, meta, logConfig,
-                services);
+                dispatchPayload, services);
     }
 }
