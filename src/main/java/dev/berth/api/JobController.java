@@ -77,15 +77,15 @@ class JobController {
     }
 
     @RequestMapping(path = "/v1/jobs", method = {RequestMethod.PUT, RequestMethod.POST})
-    ObjectNode register(@RequestBody String raw) {
+    ObjectNode register(@RequestBody String raw) throws JobException {
         JsonNode body = body(raw);
         JsonNode job = body.path("Job");
         Long enforce = body.path("EnforceIndex").asBoolean(false) ? body.path("JobModifyIndex").asLong(0) : null;
-        return result(call(() -> jobs.register(job.isObject() ? job : null, enforce)));
+        return result(jobs.register(job.isObject() ? job : null, enforce));
     }
 
     @RequestMapping(path = "/v1/job/{id}", method = {RequestMethod.PUT, RequestMethod.POST})
-    ObjectNode registerAt(@PathVariable String id, @RequestBody String raw) {
+    ObjectNode registerAt(@PathVariable String id, @RequestBody String raw) throws JobException {
         JsonNode body = body(raw);
         if (body.path("Job").isObject() && !id.equals(body.path("Job").path("ID").asString())) {
             throw new ApiException.BadRequest("Job ID does not match name");
@@ -95,14 +95,14 @@ class JobController {
 
     @DeleteMapping("/v1/job/{id}")
     ObjectNode deregister(@PathVariable String id, @RequestParam(defaultValue = "default") String namespace,
-                          @RequestParam(defaultValue = "false") boolean purge) {
-        return result(call(() -> jobs.deregister(namespace, id, purge)));
+                          @RequestParam(defaultValue = "false") boolean purge) throws JobException {
+        return result(jobs.deregister(namespace, id, purge));
     }
 
     /** Nomad's {@code /v1/job/{id}/periodic/force}: launches a child of a periodic job now ({@code PeriodicForceResponse}). */
     @RequestMapping(path = "/v1/job/{id}/periodic/force", method = {RequestMethod.PUT, RequestMethod.POST})
-    ObjectNode periodicForce(@PathVariable String id, @RequestParam(defaultValue = "default") String namespace) {
-        JobService.Result r = call(() -> periodic.force(namespace, id));
+    ObjectNode periodicForce(@PathVariable String id, @RequestParam(defaultValue = "default") String namespace) throws JobException {
+        JobService.Result r = periodic.force(namespace, id);
         ObjectNode o = json.createObjectNode();
         o.put("EvalID", r.evalId());
         o.put("EvalCreateIndex", r.evalCreateIndex());
@@ -114,7 +114,7 @@ class JobController {
     @RequestMapping(path = "/v1/job/{id}/dispatch", method = {RequestMethod.PUT, RequestMethod.POST})
     ObjectNode dispatch(@PathVariable String id, @RequestBody(required = false) String raw,
                         // after the body: with curl's form Content-Type, reading a parameter first would consume the body
-                        @RequestParam(defaultValue = "default") String namespace) {
+                        @RequestParam(defaultValue = "default") String namespace) throws JobException {
         JsonNode body = raw == null || raw.isBlank() ? json.createObjectNode() : body(raw);
         if (body.hasNonNull("JobID") && !id.equals(body.path("JobID").asString())) {
             throw new ApiException.BadRequest("Job ID does not match");
@@ -127,7 +127,7 @@ class JobController {
         }
         java.util.Map<String, String> meta = new java.util.LinkedHashMap<>();
         body.path("Meta").properties().forEach(e -> meta.put(e.getKey(), e.getValue().asString()));
-        JobService.Dispatched d = call(() -> jobs.dispatch(namespace, id, payload, meta));
+        JobService.Dispatched d = jobs.dispatch(namespace, id, payload, meta);
         ObjectNode o = json.createObjectNode();
         o.put("DispatchedJobID", d.dispatchedJobId());
         o.put("EvalID", d.evalId());
@@ -204,13 +204,13 @@ class JobController {
     }
 
     @RequestMapping(path = "/v1/job/{id}/plan", method = {RequestMethod.PUT, RequestMethod.POST})
-    ObjectNode plan(@PathVariable String id, @RequestBody String raw) {
+    ObjectNode plan(@PathVariable String id, @RequestBody String raw) throws JobException {
         JsonNode body = body(raw);
         JsonNode job = body.path("Job");
         if (job.isObject() && !id.equals(job.path("ID").asString())) {
             throw new ApiException.BadRequest("Job ID does not match");
         }
-        return call(() -> jobs.plan(job.isObject() ? job : null));
+        return jobs.plan(job.isObject() ? job : null);
     }
 
     @GetMapping("/v1/evaluations")
@@ -307,19 +307,6 @@ class JobController {
             };
         } catch (NumberFormatException | StringIndexOutOfBoundsException e) {
             throw new ApiException.BadRequest("Invalid wait time: " + wait);
-        }
-    }
-
-    @FunctionalInterface
-    interface JobCall<T> {
-        T get() throws JobException;
-    }
-
-    static <T> T call(JobCall<T> c) {
-        try {
-            return c.get();
-        } catch (JobException e) {
-            throw new ApiException(HttpStatus.valueOf(e.status()), e.getMessage());
         }
     }
 }

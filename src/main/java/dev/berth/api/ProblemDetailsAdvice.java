@@ -81,7 +81,8 @@ class ProblemDetailsAdvice extends ResponseEntityExceptionHandler {
     @ExceptionHandler({dev.berth.alloc.spec.SpecValidationException.class, dev.berth.alloc.admission.AdmissionException.class,
             dev.berth.alloc.AllocExceptions.UnknownAllocException.class, dev.berth.alloc.AllocExceptions.UnknownTaskException.class,
             dev.berth.alloc.AllocExceptions.InvalidLifecycleRequestException.class, dev.berth.alloc.AllocExceptions.AllocStateException.class,
-            dev.berth.alloc.fs.FsAccessException.class, dev.berth.alloc.gc.NotEligibleForGcException.class})
+            dev.berth.alloc.fs.FsAccessException.class, dev.berth.alloc.gc.NotEligibleForGcException.class,
+            dev.berth.job.JobException.class})
     ResponseEntity<Object> domain(Exception ex, WebRequest request) {
         ProblemDetail body = DomainErrors.problem(ex);
         // negotiated like every other problem: JSON, or Nomad's plain text for Nomad's own clients (NomadErrorText)

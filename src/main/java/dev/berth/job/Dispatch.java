@@ -25,23 +25,23 @@ final class Dispatch {
         boolean hasPayload = payload != null && payload.length > 0;
         String mode = parameterized.path("Payload").asString("optional");
         if ("required".equals(mode) && !hasPayload) {
-            throw new JobException(400, "Payload is not provided but required by parameterized job");
+            throw new JobException(JobException.Kind.INVALID, "Payload is not provided but required by parameterized job");
         }
         if ("forbidden".equals(mode) && hasPayload) {
-            throw new JobException(400, "Payload provided but forbidden by parameterized job");
+            throw new JobException(JobException.Kind.INVALID, "Payload provided but forbidden by parameterized job");
         }
         if (hasPayload && payload.length > PAYLOAD_LIMIT) {
-            throw new JobException(400, "Payload exceeds maximum size; " + payload.length + " > " + PAYLOAD_LIMIT);
+            throw new JobException(JobException.Kind.INVALID, "Payload exceeds maximum size; " + payload.length + " > " + PAYLOAD_LIMIT);
         }
         List<String> required = strings(parameterized.path("MetaRequired"));
         List<String> optional = strings(parameterized.path("MetaOptional"));
         List<String> unpermitted = meta.keySet().stream().filter(k -> !required.contains(k) && !optional.contains(k)).sorted().toList();
         if (!unpermitted.isEmpty()) {
-            throw new JobException(400, "Dispatch request included unpermitted metadata keys: " + goList(unpermitted));
+            throw new JobException(JobException.Kind.INVALID, "Dispatch request included unpermitted metadata keys: " + goList(unpermitted));
         }
         List<String> missing = required.stream().filter(k -> !meta.containsKey(k)).sorted().toList();
         if (!missing.isEmpty()) {
-            throw new JobException(400, "Dispatch did not provide required meta keys: " + goList(missing));
+            throw new JobException(JobException.Kind.INVALID, "Dispatch did not provide required meta keys: " + goList(missing));
         }
     }
 

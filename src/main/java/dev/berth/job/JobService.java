@@ -44,7 +44,7 @@ public class JobService {
     /** Registers (or updates) a job given as Nomad's job JSON. */
     public Result register(JsonNode jobJson, Long enforceIndex) throws JobException {
         if (!(jobJson instanceof ObjectNode raw)) {
-            throw new JobException(400, "Job must be specified");
+            throw new JobException(JobException.Kind.INVALID, "Job must be specified");
         }
         ObjectNode job = JobDefaults.canonicalize(raw.deepCopy());
         JobValidation.validate(job);
@@ -81,12 +81,12 @@ public class JobService {
      * merged meta and the payload, and registers it.
      */
     public Dispatched dispatch(String ns, String id, byte[] payload, Map<String, String> meta) throws JobException {
-        ObjectNode parent = registry.job(ns, id).orElseThrow(() -> new JobException(404, "parameterized job not found"));
+        ObjectNode parent = registry.job(ns, id).orElseThrow(() -> new JobException(JobException.Kind.NOT_FOUND, "parameterized job not found"));
         if (!parent.hasNonNull("ParameterizedJob") || parent.path("Dispatched").asBoolean()) {
-            throw new JobException(400, "Specified job \"" + id + "\" is not a parameterized job");
+            throw new JobException(JobException.Kind.INVALID, "Specified job \"" + id + "\" is not a parameterized job");
         }
         if (parent.path("Stop").asBoolean()) {
-            throw new JobException(400, "Specified job \"" + id + "\" is stopped");
+            throw new JobException(JobException.Kind.INVALID, "Specified job \"" + id + "\" is stopped");
         }
         Dispatch.validate(parent.path("ParameterizedJob"), payload, meta);
         ObjectNode child = Dispatch.derive(parent, payload, meta, registry.clockSeconds());
@@ -98,7 +98,7 @@ public class JobService {
 
     /** Stops the job ({@code purge}: and forgets it once its allocations are stopped). */
     public Result deregister(String ns, String id, boolean purge) throws JobException {
-        ObjectNode job = registry.job(ns, id).orElseThrow(() -> new JobException(404, "job not found"));
+        ObjectNode job = registry.job(ns, id).orElseThrow(() -> new JobException(JobException.Kind.NOT_FOUND, "job not found"));
         ObjectNode stopped = job.deepCopy();
         stopped.put("Stop", true);
         JobRegistry.Registered reg = job.path("Stop").asBoolean() ? new JobRegistry.Registered(job, 0, false)
@@ -214,7 +214,7 @@ public class JobService {
     /** Nomad's {@code JobPlanResponse}: would it fit, what would change; nothing is stored. */
     public ObjectNode plan(JsonNode jobJson) throws JobException {
         if (!(jobJson instanceof ObjectNode raw)) {
-            throw new JobException(400, "Job must be specified");
+            throw new JobException(JobException.Kind.INVALID, "Job must be specified");
         }
         ObjectNode job = JobDefaults.canonicalize(raw.deepCopy());
         JobValidation.validate(job);

@@ -127,7 +127,7 @@ final class JobValidation {
         if (!errors.isEmpty()) {
             StringBuilder sb = new StringBuilder(errors.size() == 1 ? "1 error occurred:\n" : errors.size() + " errors occurred:\n");
             errors.forEach(e -> sb.append("\t* ").append(e).append('\n'));
-            throw new JobException(400, sb.append('\n').toString());
+            throw new JobException(JobException.Kind.INVALID, sb.append('\n').toString());
         }
     }
 }

@@ -276,7 +276,7 @@ public class LocalScheduler implements AutoCloseable {
         try {
             js = mapper.treeToValue(job, JobSpec.class);
         } catch (tools.jackson.core.JacksonException e) {
-            throw new JobException(400, "1 error occurred:\n\t* " + e.getOriginalMessage() + "\n\n");
+            throw new JobException(JobException.Kind.INVALID, "1 error occurred:\n\t* " + e.getOriginalMessage() + "\n\n");
         }
         for (JsonNode g : job.path("TaskGroups")) {
             String group = g.path("Name").asString();
@@ -287,7 +287,7 @@ public class LocalScheduler implements AutoCloseable {
                 dev.berth.alloc.spec.AllocSpecs.validatePolicies(
                         dev.berth.alloc.spec.AllocSpecs.withDefaults(spec, java.time.Duration.ofDays(365)));
             } catch (SpecValidationException e) {
-                throw new JobException(400, "1 error occurred:\n\t* Task group " + group + " validation failed: "
+                throw new JobException(JobException.Kind.INVALID, "1 error occurred:\n\t* Task group " + group + " validation failed: "
                         + e.field().replaceFirst("^Job\\.", "") + ": " + e.getMessage() + "\n\n");
             }
         }

@@ -121,12 +121,12 @@ public class PeriodicLauncher implements AutoCloseable {
 
     /** Nomad's {@code /v1/job/{id}/periodic/force}: a child now, whatever the schedule. */
     public JobService.Result force(String ns, String id) throws JobException {
-        ObjectNode job = jobs.job(ns, id).orElseThrow(() -> new JobException(404, "job not found"));
+        ObjectNode job = jobs.job(ns, id).orElseThrow(() -> new JobException(JobException.Kind.NOT_FOUND, "job not found"));
         if (!job.hasNonNull("Periodic")) {
-            throw new JobException(400, "can't force launch non-periodic job");
+            throw new JobException(JobException.Kind.INVALID, "can't force launch non-periodic job");
         }
         if (!active(job)) {
-            throw new JobException(400, "can't force run non-tracked job \"" + id + "\" (" + ns + ")");
+            throw new JobException(JobException.Kind.INVALID, "can't force run non-tracked job \"" + id + "\" (" + ns + ")");
         }
         Instant now = clock.instant();
         synchronized (this) {

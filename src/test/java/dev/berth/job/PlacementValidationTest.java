@@ -26,7 +26,7 @@ class PlacementValidationTest {
     @Test
     void tooLittleMemoryIsA400NamingGroupFieldAndNomadsMinimum() {
         assertThatThrownBy(() -> LocalScheduler.validateForPlacement(job(4)))
-                .isInstanceOfSatisfying(JobException.class, e -> org.assertj.core.api.Assertions.assertThat(e.status()).isEqualTo(400))
+                .isInstanceOfSatisfying(JobException.class, e -> org.assertj.core.api.Assertions.assertThat(e.kind()).isEqualTo(JobException.Kind.INVALID))
                 .hasMessageContaining("Task group g validation failed")
                 .hasMessageContaining("Minimum MemoryMB value is 10; got 4");
         assertThatCode(() -> LocalScheduler.validateForPlacement(job(10))).doesNotThrowAnyException();

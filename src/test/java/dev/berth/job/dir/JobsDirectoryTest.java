@@ -34,7 +34,7 @@ class JobsDirectoryTest {
             @Override
             public JobsDirectory.JobKey register(ObjectNode job) throws JobException {
                 if (!job.path("TaskGroups").isArray() || job.path("TaskGroups").isEmpty()) {
-                    throw new JobException(400, "1 error occurred:\n\t* Missing job task groups\n");
+                    throw new JobException(JobException.Kind.INVALID, "1 error occurred:\n\t* Missing job task groups\n");
                 }
                 registered.put(job.path("ID").asString(), job);
                 log.add("register " + job.path("ID").asString());
