@@ -127,6 +127,7 @@ class RawExecDriverTest {
             assertThat(stat.session()).isEqualTo((int) pid);
             assertThat(stat.startTicks()).isEqualTo(Long.parseLong(s.get("start_ticks")));
         });
+        awaitProgram(handle, "sleep");
         driver.stop(handle, WAIT, "SIGTERM");
         assertThat(exitOf(driver.waitTask(handle))).isEqualTo(new ExitResult(143, 15, false, null));
         assertThat(Files.readString(Path.of(s.get("exit_file")))).isEqualTo("143");
@@ -157,9 +158,20 @@ class RawExecDriverTest {
         assertThat(exitOf(driver.waitTask(handle))).isEqualTo(new ExitResult(138, 10, false, null));
     }
 
+    /**
+     * Waits until the task's program runs in its process group. A stop signal sent before that lands between the launch
+     * shim's fork and the program's exec, where the shim's trap still holds it: the program then never sees it and the
+     * stop ends with SIGKILL at the timeout (what a busy machine showed: 137 instead of 130).
+     */
+    private static void awaitProgram(TaskHandle handle, String program) {
+        String pgid = handle.driverState().get("pgid");
+        await().atMost(WAIT).until(() -> new ProcessBuilder("pgrep", "-g", pgid, "-x", program).start().waitFor() == 0);
+    }
+
     @Test
     void stopDefaultsToSigint() throws Exception {
         TaskHandle handle = start(task("web", BASE_ENV, "sleep", "1000"));
+        awaitProgram(handle, "sleep");
         driver.stop(handle, WAIT, null);
         assertThat(exitOf(driver.waitTask(handle))).isEqualTo(new ExitResult(130, 2, false, null));
     }
