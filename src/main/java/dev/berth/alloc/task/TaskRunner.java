@@ -18,6 +18,7 @@ import dev.berth.alloc.spec.AllocationSpec;
 import dev.berth.alloc.spec.TaskSpec;
 import dev.berth.alloc.task.TaskHooks.HookFailedException;
 import dev.berth.driver.DriverException;
+import dev.berth.driver.ExecSession;
 import dev.berth.driver.ExitResult;
 import dev.berth.driver.TaskDevice;
 import dev.berth.driver.TaskHandle;
@@ -362,6 +363,18 @@ public final class TaskRunner {
         }
         emit(TaskEvent.signaling(ctx.clock().instant(), signal, reason));
         ctx.driver().signal(h, signal);
+    }
+
+    /** {@code alloc exec} in the running task, with an {@code Exec} event; the session is killed when this run of the task ends. */
+    public ExecSession exec(ExecSession.Request request) throws TaskNotRunningException, DriverException {
+        TaskHandle h = rec.runningHandle();
+        if (h == null) {
+            throw new TaskNotRunningException();
+        }
+        ExecSession session = ctx.driver().exec(h, request);
+        emit(TaskEvent.exec(ctx.clock().instant(), request.command(), request.tty()));
+        ctx.driver().waitTask(h).whenComplete((exit, error) -> session.kill());
+        return session;
     }
 
     /** Adds an event (e.g. Sibling Task Failed) from the alloc runner. */

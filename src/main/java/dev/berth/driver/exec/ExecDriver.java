@@ -16,12 +16,14 @@ import org.slf4j.LoggerFactory;
 
 import dev.berth.driver.DriverException;
 import dev.berth.driver.DriverFingerprint;
+import dev.berth.driver.ExecSession;
 import dev.berth.driver.ExitResult;
 import dev.berth.driver.HealthState;
 import dev.berth.driver.TaskConfig;
 import dev.berth.driver.TaskConfigValidationException;
 import dev.berth.driver.TaskDriver;
 import dev.berth.driver.TaskHandle;
+import dev.berth.driver.hostexec.HostExec;
 import dev.berth.driver.rawexec.BinaryLookup;
 import dev.berth.driver.rawexec.RawExecDriver;
 import dev.berth.driver.rawexec.RawExecTaskConfig;
@@ -166,6 +168,16 @@ public class ExecDriver implements TaskDriver, AutoCloseable {
     @Override
     public void signal(TaskHandle handle, String signal) throws DriverException {
         processes.signal(handle, signal);
+    }
+
+    /** Runs a command in the task's cgroup (so under its limits), with its environment and working directory. */
+    @Override
+    public ExecSession exec(TaskHandle handle, ExecSession.Request request) throws DriverException {
+        Optional<TaskCgroup> cgroup = cgroupOf(handle);
+        if (cgroup.isEmpty()) {
+            throw new DriverException("task is not running", false);
+        }
+        return HostExec.start(handle, cgroup, request);
     }
 
     @Override

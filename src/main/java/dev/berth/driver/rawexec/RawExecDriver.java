@@ -23,6 +23,7 @@ import org.slf4j.LoggerFactory;
 import dev.berth.driver.DriverException;
 import dev.berth.driver.DriverFingerprint;
 import dev.berth.driver.DriverSignals;
+import dev.berth.driver.ExecSession;
 import dev.berth.driver.ExitResult;
 import dev.berth.driver.ProcessSignals;
 import dev.berth.driver.TaskConfig;
@@ -30,6 +31,7 @@ import dev.berth.driver.TaskConfigValidationException;
 import dev.berth.driver.TaskDriver;
 import dev.berth.driver.TaskHandle;
 import dev.berth.driver.TaskNotFoundException;
+import dev.berth.driver.hostexec.HostExec;
 import dev.berth.host.ProcStat;
 import dev.berth.host.Signals;
 import dev.berth.host.cgroup.CgroupLimits;
@@ -258,6 +260,16 @@ public class RawExecDriver implements TaskDriver, AutoCloseable {
             return;
         }
         signalTask(task, sig);
+    }
+
+    /** Runs a command with the task's environment and working directory, inside its cgroup ({@link HostExec}). */
+    @Override
+    public ExecSession exec(TaskHandle handle, ExecSession.Request request) throws DriverException {
+        RawTask task = tasks.get(handle.taskId());
+        if (task == null || task.exit.isDone()) {
+            throw new DriverException("task is not running", false);
+        }
+        return HostExec.start(handle, cgroups == null ? Optional.empty() : cgroups.find(handle.driverState().get("cgroup")), request);
     }
 
     @Override
