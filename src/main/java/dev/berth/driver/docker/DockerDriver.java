@@ -29,6 +29,7 @@ import dev.berth.config.NodeIdentity;
 import dev.berth.driver.DriverException;
 import dev.berth.driver.DriverFingerprint;
 import dev.berth.driver.DriverSignals;
+import dev.berth.driver.ExecSession;
 import dev.berth.driver.ExitResult;
 import dev.berth.driver.HealthState;
 import dev.berth.driver.TaskConfig;
@@ -346,6 +347,16 @@ public class DockerDriver implements TaskDriver, AutoCloseable {
                 log.debug("closing log stream of {}: {}", id, e.toString());
             }
         }
+    }
+
+    /** Runs a command in the task's container through the engine's exec API ({@link ContainerExec}). */
+    @Override
+    public ExecSession exec(TaskHandle handle, ExecSession.Request request) throws DriverException {
+        RunningContainer container = containers.get(containerId(handle));
+        if (container == null || container.exit().isDone()) {
+            throw new DriverException("task is not running", false);
+        }
+        return ContainerExec.start(calls, engine.host(), container.id(), request);
     }
 
     /** Sends {@code signal}; false when the container exists but is not running. */
