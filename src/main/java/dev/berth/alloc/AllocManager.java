@@ -35,7 +35,6 @@ import dev.berth.alloc.store.ClientStatus;
 import dev.berth.alloc.task.TaskRunner;
 import dev.berth.alloc.task.TaskState;
 import dev.berth.driver.DriverException;
-import dev.berth.driver.ExecSession;
 import dev.berth.driver.DriverManager;
 import dev.berth.driver.HealthState;
 import dev.berth.driver.TaskConfigValidationException;
@@ -302,31 +301,6 @@ public class AllocManager {
             } catch (DriverException | IllegalArgumentException e) {
                 throw new BadRequestException(e.getMessage());
             }
-        }
-    }
-
-    /**
-     * {@code alloc exec}: starts {@code request} in the running task {@code task}. Refusals carry Nomad's texts: no task
-     * name, an unknown one, a task not started yet or not running ({@link BadRequestException}); a driver that cannot exec
-     * throws {@link DriverException}.
-     */
-    public ExecSession exec(String id, String task, ExecSession.Request request) throws UnknownAllocException,
-            BadRequestException, DriverException {
-        AllocRunner r = runner(id);
-        if (task == null || task.isEmpty()) {
-            throw new BadRequestException("must provide task name");
-        }
-        TaskRunner tr = r.task(task);
-        if (tr == null) {
-            throw new BadRequestException("unknown task name \"" + task + "\"");
-        }
-        if (tr.state().startedAt() == null) {
-            throw new BadRequestException("task \"" + task + "\" not started yet.");
-        }
-        try {
-            return tr.exec(request);
-        } catch (TaskRunner.TaskNotRunningException e) {
-            throw new BadRequestException("task \"" + task + "\" is not running.");
         }
     }
 

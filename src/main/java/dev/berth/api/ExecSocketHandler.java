@@ -23,7 +23,7 @@ import org.springframework.web.socket.handler.TextWebSocketHandler;
 
 import dev.berth.alloc.AllocExceptions.BadRequestException;
 import dev.berth.alloc.AllocExceptions.UnknownAllocException;
-import dev.berth.alloc.AllocManager;
+import dev.berth.alloc.AllocExec;
 import dev.berth.config.AclDecision;
 import dev.berth.config.AclPolicy;
 import dev.berth.config.BerthProperties.TokenScope;
@@ -52,12 +52,12 @@ class ExecSocketHandler extends TextWebSocketHandler {
     private static final String STREAM = "berth.exec.stream";
     private static final String AWAITING_HANDSHAKE = "berth.exec.handshake";
 
-    private final AllocManager allocs;
+    private final AllocExec allocs;
     private final AclPolicy acl;
     private final ExecProperties properties;
     private final JsonMapper json;
 
-    ExecSocketHandler(AllocManager allocs, AclPolicy acl, ExecProperties properties, JsonMapper json) {
+    ExecSocketHandler(AllocExec allocs, AclPolicy acl, ExecProperties properties, JsonMapper json) {
         this.allocs = allocs;
         this.acl = acl;
         this.properties = properties;

@@ -50,8 +50,12 @@ final class ContainerExec implements ExecSession {
     /**
      * @param calls a client for the short calls (create, inspect, resize)
      * @param host  the engine's address, for the attached stream ({@link ExecAttach})
+     * @param containerId the task's running container; null when the task is not running
      */
     static ContainerExec start(DockerClient calls, String host, String containerId, Request request) throws DriverException {
+        if (containerId == null) {
+            throw new DriverException("task is not running", false);
+        }
         String execId;
         try {
             execId = calls.execCreateCmd(containerId).withCmd(request.command().toArray(String[]::new))

@@ -40,11 +40,10 @@ import dev.berth.driver.TaskNotFoundException;
 import dev.berth.host.Signals;
 
 /**
- * The {@code docker} driver: one container per task on the Docker Engine API (docker-java, unversioned paths).
- * The container is named {@code <task>-<allocId>} and labelled with the alloc/task ids; the alloc dir is mounted at
- * {@code /alloc}, the task's {@code local/} at {@code /local} and {@code secrets/} at {@code /secrets}. Logs are
- * followed into the task's stdout/stderr files. The handle's driverState carries {@code container_id} (for recover)
- * and the container's cgroup ({@link ContainerCgroup}) for the stats collector.
+ * The {@code docker} driver: a container per task on the Engine API (docker-java, unversioned paths), named {@code <task>-<allocId>},
+ * labelled with the alloc/task ids, the alloc dir at {@code /alloc}, {@code local/} at {@code /local}, {@code secrets/} at
+ * {@code /secrets}; logs followed into the task's files; {@code alloc exec} by the engine's exec API ({@link ContainerExec}).
+ * driverState carries {@code container_id} (for recover) and the container's cgroup ({@link ContainerCgroup}) for stats.
  */
 @Component
 public class DockerDriver implements TaskDriver, AutoCloseable {
@@ -279,8 +278,7 @@ public class DockerDriver implements TaskDriver, AutoCloseable {
         ContainerLogs logs = null;
         Path[] paths = logPaths(handle);
         try {
-            // continue after the last entry the previous agent copied (the files' mtimes, see ContainerLogCopier):
-            // also for a container that exited meanwhile, whose last lines would otherwise be lost
+            // after the last entry the previous agent copied (file mtimes, ContainerLogCopier), also for an exited container
             logs = ContainerLogs.resuming(client, id, paths[0], paths[1]);
         } catch (IOException e) {
             log.warn("task {}: cannot reopen log files: {}", handle.taskId(), e.toString());
@@ -349,14 +347,10 @@ public class DockerDriver implements TaskDriver, AutoCloseable {
         }
     }
 
-    /** Runs a command in the task's container through the engine's exec API ({@link ContainerExec}). */
     @Override
     public ExecSession exec(TaskHandle handle, ExecSession.Request request) throws DriverException {
-        RunningContainer container = containers.get(containerId(handle));
-        if (container == null || container.exit().isDone()) {
-            throw new DriverException("task is not running", false);
-        }
-        return ContainerExec.start(calls, engine.host(), container.id(), request);
+        RunningContainer running = containers.get(containerId(handle));
+        return ContainerExec.start(calls, engine.host(), running == null || running.exit().isDone() ? null : running.id(), request);
     }
 
     /** Sends {@code signal}; false when the container exists but is not running. */

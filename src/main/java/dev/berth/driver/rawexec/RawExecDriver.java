@@ -43,11 +43,11 @@ import dev.berth.host.cgroup.OomKills;
  * Nomad's {@code raw_exec}: runs the task's program as a host process, without isolation, in its own session and
  * process group (see {@link ExitShim} for the launch line and how the exit status survives an agent restart).
  *
- * <p>{@link TaskHandle#driverState()} keys: {@code pid} (session leader), {@code pgid}, {@code start_ticks}
- * (field 22 of {@code /proc/<pid>/stat}), {@code cgroup} (the task cgroup's {@link TaskCgroup#name()}, empty when
- * cgroups are unavailable) and {@code exit_file}. raw_exec puts each task in its own cgroup without limits (Nomad's
- * raw_exec is not isolated); the cgroup gives exact stats and a kill that catches every descendant. When the task
- * exits, whatever it left running in its cgroup is killed and the cgroup removed before the exit is reported.
+ * <p>{@link TaskHandle#driverState()} keys: {@code pid} (session leader), {@code pgid}, {@code start_ticks} (field 22 of
+ * {@code /proc/<pid>/stat}), {@code cgroup} (the task cgroup's {@link TaskCgroup#name()}, empty without cgroups) and
+ * {@code exit_file}. raw_exec puts each task in its own cgroup without limits (Nomad's raw_exec is not isolated): exact
+ * stats and a kill that catches every descendant. When the task exits, whatever it left running in its cgroup is killed
+ * and the cgroup removed before the exit is reported. {@code alloc exec} runs in that cgroup too (HostExec).
  */
 public class RawExecDriver implements TaskDriver, AutoCloseable {
 
@@ -239,8 +239,7 @@ public class RawExecDriver implements TaskDriver, AutoCloseable {
         } else {
             // The leader is gone; anything it left behind in its group goes with it (Nomad kills the process group).
             ProcessSignals.signalGroup(task.pgid, Signals.SIGKILL);
-        }
-        // ...and whatever left the group (setsid'd or daemonised descendants) goes with the cgroup.
+        } // ...and whatever left the group (setsid'd or daemonised descendants) goes with the cgroup:
         if (cgroups != null) {
             cgroups.find(handle.driverState().get("cgroup")).ifPresent(TaskCgroup::killAll);
         }
@@ -253,8 +252,7 @@ public class RawExecDriver implements TaskDriver, AutoCloseable {
         if (task.exit.isDone()) {
             throw new DriverException("task is not running", false);
         }
-        // Like Nomad's executor, the signal goes to the task's main process: the shim's child. The shim only defers
-        // signals, so if the child is not found (still starting) the whole group gets it.
+        // As Nomad's executor: to the main process (the shim's child); while it is still starting, to the whole group.
         List<Long> children = ProcStat.children(task.pid);
         if (children.size() == 1 && ProcessSignals.signalProcess(Math.toIntExact(children.getFirst()), sig)) {
             return;
@@ -262,13 +260,8 @@ public class RawExecDriver implements TaskDriver, AutoCloseable {
         signalTask(task, sig);
     }
 
-    /** Runs a command with the task's environment and working directory, inside its cgroup ({@link HostExec}). */
     @Override
     public ExecSession exec(TaskHandle handle, ExecSession.Request request) throws DriverException {
-        RawTask task = tasks.get(handle.taskId());
-        if (task == null || task.exit.isDone()) {
-            throw new DriverException("task is not running", false);
-        }
         return HostExec.start(handle, cgroups == null ? Optional.empty() : cgroups.find(handle.driverState().get("cgroup")), request);
     }
 
@@ -297,8 +290,6 @@ public class RawExecDriver implements TaskDriver, AutoCloseable {
         }
     }
 
-    // Removing a cgroup may wait for the kernel (bounded retries): not on the JDK's process-reaper thread.
-    /** Kills what is left in the task's cgroup (descendants that outlived the task, as Nomad's executor does) and removes it. */
     /**
      * Running with the same start ticks → reattached (the exit is watched by polling, it is not our child); exited
      * with an exit file → a handle whose wait completes at once with that exit; otherwise {@link TaskNotFoundException}.
