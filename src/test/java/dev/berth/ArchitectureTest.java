@@ -61,6 +61,35 @@ class ArchitectureTest {
                 .check(classes);
     }
 
+    /**
+     * Errors reach HTTP one way: feature packages throw exceptions named for what went wrong and never name an HTTP
+     * status; the API's one advice (with {@code DomainErrors}) maps them, and no controller handles errors itself.
+     */
+    @Test
+    void errorsAreMappedToHttpInOnePlace() {
+        noClasses().that().resideOutsideOfPackage("dev.berth.api..")
+                .should().dependOnClassesThat().haveFullyQualifiedName("org.springframework.http.HttpStatus")
+                .orShould().dependOnClassesThat().haveFullyQualifiedName("org.springframework.http.HttpStatusCode")
+                .check(classes);
+        com.tngtech.archunit.lang.syntax.ArchRuleDefinition.methods()
+                .that().areAnnotatedWith(org.springframework.web.bind.annotation.ExceptionHandler.class)
+                .should().beDeclaredIn("dev.berth.api.ProblemDetailsAdvice")
+                .check(classes);
+        com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes()
+                .that().areAnnotatedWith(org.springframework.web.bind.annotation.RestControllerAdvice.class)
+                .should().haveFullyQualifiedName("dev.berth.api.ProblemDetailsAdvice")
+                .check(classes);
+    }
+
+    /** One way to wait that tests can script: {@code config.Sleeper} (plain and cancellable waits), no second kind. */
+    @Test
+    void oneSleeper() {
+        com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes()
+                .that().haveSimpleName("Sleeper")
+                .should().haveFullyQualifiedName("dev.berth.config.Sleeper")
+                .check(classes);
+    }
+
     @Test
     void stateIsOnlyReachedThroughPorts() {
         noClasses().that().resideOutsideOfPackages("dev.berth.state..")

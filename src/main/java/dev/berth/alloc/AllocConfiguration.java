@@ -27,7 +27,7 @@ import dev.berth.alloc.store.AllocStateStore;
 import dev.berth.alloc.task.Interpolator;
 import dev.berth.alloc.task.RestartTracker;
 import dev.berth.alloc.task.RestartTracking;
-import dev.berth.alloc.task.Sleeper;
+import dev.berth.config.Sleeper;
 import dev.berth.alloc.task.TaskEnvironment;
 import dev.berth.alloc.task.TaskHooks;
 import dev.berth.config.BerthMetrics;
@@ -108,7 +108,7 @@ class AllocConfiguration {
                 new RestartTracker(task.restartPolicy().toPolicy(), alloc.job().type(), task.hook(), task.sidecar(), clock, random),
                 restored));
         return new AllocRunnerContext(allocsRoot, store, name -> drivers.driver(name).orElseThrow(), allocHooks,
-                taskHooks.orderedStream().toList(), clock, Sleeper.REAL, props.client().maxKillTimeout(), trackers,
+                taskHooks.orderedStream().toList(), clock, Sleeper.system(), props.client().maxKillTimeout(), trackers,
                 hc -> TaskEnvironment.interpolator(hc.alloc(), hc.group(), hc.task(), new AllocDir(allocsRoot, hc.alloc().id()),
                         nodeKeys(node.current(), dc, hc.alloc()), env),
                 events);

@@ -13,8 +13,8 @@ import java.util.concurrent.Executors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import dev.berth.alloc.AllocExceptions.BadRequestException;
-import dev.berth.alloc.AllocExceptions.ConflictException;
+import dev.berth.alloc.AllocExceptions.InvalidLifecycleRequestException;
+import dev.berth.alloc.AllocExceptions.AllocStateException;
 import dev.berth.alloc.AllocExceptions.UnknownAllocException;
 import dev.berth.alloc.AllocExceptions.UnknownTaskException;
 import dev.berth.alloc.admission.AdmissionException;
@@ -231,11 +231,11 @@ public class AllocManager {
 
     /** §2 restart semantics: one task, all tasks, or the running ones. Blocks until the old processes exited. */
     public void restart(String id, String taskName, boolean allTasks) throws UnknownAllocException, UnknownTaskException,
-            BadRequestException, ConflictException, InterruptedException {
+            InvalidLifecycleRequestException, AllocStateException, InterruptedException {
         AllocRunner r = runner(id);
         boolean named = taskName != null && !taskName.isEmpty();
         if (named && allTasks) {
-            throw new BadRequestException("task name cannot be set when restarting all tasks");
+            throw new InvalidLifecycleRequestException("task name cannot be set when restarting all tasks");
         }
         if (named) {
             TaskRunner tr = r.task(taskName);
@@ -245,12 +245,12 @@ public class AllocManager {
             try {
                 tr.restart("User requested task to restart", false);
             } catch (TaskRunner.TaskNotRunningException e) {
-                throw new ConflictException(e.getMessage());
+                throw new AllocStateException(e.getMessage());
             }
             return;
         }
         if (r.record().spec().desiredTerminal() || ClientStatus.terminal(r.record().clientStatus())) {
-            throw new ConflictException("restart of an alloc that should not run");
+            throw new AllocStateException("restart of an alloc that should not run");
         }
         if (allTasks) {
             // Nomad's RestartAll: every task, dead ones too while their run is not over, prestart tasks first
@@ -274,14 +274,14 @@ public class AllocManager {
 
     /** §2 signal semantics: one task, or every running task when {@code task} is empty. */
     public void signal(String id, String task, String signal) throws UnknownAllocException, UnknownTaskException,
-            ConflictException, BadRequestException {
+            AllocStateException, InvalidLifecycleRequestException {
         AllocRunner r = runner(id);
         if (signal == null || signal.isEmpty()) {
-            throw new BadRequestException("Signal must be set");
+            throw new InvalidLifecycleRequestException("Signal must be set");
         }
         if (Signals.lookup(signal).isEmpty()) {
             // Checked before any task is chosen: a bad name must leave no Signaling event and fail even with no running task.
-            throw new BadRequestException("unknown signal \"" + signal + "\"");
+            throw new InvalidLifecycleRequestException("unknown signal \"" + signal + "\"");
         }
         List<TaskRunner> targets = new ArrayList<>();
         if (task != null && !task.isEmpty()) {
@@ -297,9 +297,9 @@ public class AllocManager {
             try {
                 tr.signal(signal, "User requested signal");
             } catch (TaskRunner.TaskNotRunningException e) {
-                throw new ConflictException(e.getMessage());
+                throw new AllocStateException(e.getMessage());
             } catch (DriverException | IllegalArgumentException e) {
-                throw new BadRequestException(e.getMessage());
+                throw new InvalidLifecycleRequestException(e.getMessage());
             }
         }
     }

@@ -26,8 +26,8 @@ import tools.jackson.core.JacksonException;
 import tools.jackson.core.type.TypeReference;
 import tools.jackson.databind.json.JsonMapper;
 
-import dev.berth.alloc.AllocExceptions.BadRequestException;
-import dev.berth.alloc.AllocExceptions.ConflictException;
+import dev.berth.alloc.AllocExceptions.InvalidLifecycleRequestException;
+import dev.berth.alloc.AllocExceptions.AllocStateException;
 import dev.berth.alloc.AllocExceptions.UnknownAllocException;
 import dev.berth.alloc.AllocExceptions.UnknownTaskException;
 import dev.berth.alloc.AllocManager;
@@ -94,7 +94,7 @@ class AllocationController {
     // Nomad accepts any method; we take only mutating ones so the ACL filter requires write scope for a restart.
     @RequestMapping(path = "/v1/client/allocation/{id}/restart", method = {RequestMethod.POST, RequestMethod.PUT})
     IndexResponse restart(@PathVariable String id, @RequestBody(required = false) RestartRequest body) throws UnknownAllocException,
-            UnknownTaskException, BadRequestException, ConflictException, InterruptedException {
+            UnknownTaskException, InvalidLifecycleRequestException, AllocStateException, InterruptedException {
         RestartRequest req = body == null ? new RestartRequest(null, false) : body;
         allocs.restart(id, req.taskName(), Boolean.TRUE.equals(req.allTasks()));
         return IndexResponse.ZERO;
@@ -102,9 +102,9 @@ class AllocationController {
 
     @PostMapping("/v1/client/allocation/{id}/signal")
     IndexResponse signalPost(@PathVariable String id, @RequestBody(required = false) SignalRequest body) throws UnknownAllocException,
-            UnknownTaskException, ConflictException, BadRequestException {
+            UnknownTaskException, AllocStateException, InvalidLifecycleRequestException {
         if (body == null) {
-            throw new BadRequestException("Failed to decode body: Request body is empty");
+            throw new InvalidLifecycleRequestException("Failed to decode body: Request body is empty");
         }
         allocs.signal(id, body.task(), body.signal());
         return IndexResponse.ZERO;
@@ -112,7 +112,7 @@ class AllocationController {
 
     @PutMapping("/v1/client/allocation/{id}/signal")
     IndexResponse signalPut(@PathVariable String id, @RequestBody(required = false) SignalRequest body) throws UnknownAllocException,
-            UnknownTaskException, ConflictException, BadRequestException {
+            UnknownTaskException, AllocStateException, InvalidLifecycleRequestException {
         return signalPost(id, body);
     }
 

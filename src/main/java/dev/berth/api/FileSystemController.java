@@ -20,11 +20,8 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 
 import org.springframework.context.SmartLifecycle;
-import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
-import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
-import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.RequestParam;
@@ -79,7 +76,7 @@ class FileSystemController implements SmartLifecycle {
     ResponseEntity<byte[]> readAt(@PathVariable String allocId, @RequestParam(required = false) String path,
             @RequestParam(required = false) Long offset, @RequestParam(required = false) Long limit) {
         if (offset == null) {
-            throw new FsAccessException(FsAccessException.Kind.BAD_REQUEST, "must provide an offset");
+            throw new FsAccessException(FsAccessException.Kind.MALFORMED, "must provide an offset");
         }
         Path file = fs.fileForRead(allocId, path);
         return ResponseEntity.ok().contentType(MediaType.APPLICATION_OCTET_STREAM)
@@ -93,7 +90,7 @@ class FileSystemController implements SmartLifecycle {
             throws IOException, InterruptedException {
         FrameStreamer.Origin from = origin(origin);
         if (offset < 0) {
-            throw new FsAccessException(FsAccessException.Kind.BAD_REQUEST, "offset must be non-negative");
+            throw new FsAccessException(FsAccessException.Kind.MALFORMED, "offset must be non-negative");
         }
         Path file = fs.fileForRead(allocId, path);
         String name = fs.guard(allocId).relative(file);
@@ -109,16 +106,16 @@ class FileSystemController implements SmartLifecycle {
             @RequestParam(defaultValue = "start") String origin, HttpServletResponse response)
             throws IOException, InterruptedException {
         if (task == null || task.isBlank()) {
-            throw new FsAccessException(FsAccessException.Kind.BAD_REQUEST, "must provide task name");
+            throw new FsAccessException(FsAccessException.Kind.MALFORMED, "must provide task name");
         }
         if (!"stdout".equals(type) && !"stderr".equals(type)) {
-            throw new FsAccessException(FsAccessException.Kind.BAD_REQUEST, "must provide log type (stdout/stderr)");
+            throw new FsAccessException(FsAccessException.Kind.MALFORMED, "must provide log type (stdout/stderr)");
         }
         if (task.contains("/") || task.contains("\0") || task.contains("..")) {
-            throw new FsAccessException(FsAccessException.Kind.BAD_REQUEST, "invalid task name");
+            throw new FsAccessException(FsAccessException.Kind.MALFORMED, "invalid task name");
         }
         if (offset < 0) {
-            throw new FsAccessException(FsAccessException.Kind.BAD_REQUEST, "offset must be non-negative");
+            throw new FsAccessException(FsAccessException.Kind.MALFORMED, "offset must be non-negative");
         }
         FrameStreamer.Origin from = origin(origin);
         Path logDir = fs.logDir(allocId);
@@ -155,25 +152,8 @@ class FileSystemController implements SmartLifecycle {
         return switch (origin) {
             case "start" -> FrameStreamer.Origin.START;
             case "end" -> FrameStreamer.Origin.END;
-            default -> throw new FsAccessException(FsAccessException.Kind.BAD_REQUEST, "origin must be start or end");
+            default -> throw new FsAccessException(FsAccessException.Kind.MALFORMED, "origin must be start or end");
         };
-    }
-
-    @ExceptionHandler(FsAccessException.class)
-    ResponseEntity<ProblemDetail> refused(FsAccessException ex) {
-        HttpStatus status = switch (ex.kind()) {
-            case ESCAPE, FORBIDDEN -> HttpStatus.FORBIDDEN;
-            case BAD_REQUEST -> HttpStatus.BAD_REQUEST;
-            case NOT_FOUND -> HttpStatus.NOT_FOUND;
-        };
-        ProblemDetail problem = ProblemDetail.forStatusAndDetail(status, ex.getMessage());
-        problem.setTitle(switch (ex.kind()) {
-            case ESCAPE -> "Path escapes the alloc directory";
-            case FORBIDDEN -> "Permission denied";
-            case BAD_REQUEST -> "Bad request";
-            case NOT_FOUND -> "Not found";
-        });
-        return ResponseEntity.status(status).contentType(MediaType.APPLICATION_PROBLEM_JSON).body(problem);
     }
 
     /** Opens the response stream only on the first write, so an early error can still become a problem response. */

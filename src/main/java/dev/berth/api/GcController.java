@@ -1,8 +1,5 @@
 package dev.berth.api;
 
-import org.springframework.http.HttpStatus;
-import org.springframework.http.ProblemDetail;
-import org.springframework.web.ErrorResponseException;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RestController;
@@ -27,25 +24,12 @@ class GcController {
     }
 
     @RequestMapping(path = "/v1/client/allocation/{id}/gc")
-    void collect(@PathVariable String id) throws InterruptedException {
-        try {
-            gc.collect(id);
-        } catch (UnknownAllocException e) {
-            throw problem(HttpStatus.NOT_FOUND, "Unknown allocation", e.getMessage());
-        } catch (NotEligibleForGcException e) {
-            // Nomad answers 500 with this text; the alloc is known but still running, which is a conflict, not a crash.
-            throw problem(HttpStatus.CONFLICT, "Allocation not eligible for GC", e.getMessage());
-        }
+    void collect(@PathVariable String id) throws InterruptedException, UnknownAllocException, NotEligibleForGcException {
+        gc.collect(id);
     }
 
     @RequestMapping(path = "/v1/client/gc")
     void collectAll() throws InterruptedException {
         gc.collectAll();
-    }
-
-    private static ErrorResponseException problem(HttpStatus status, String title, String detail) {
-        ProblemDetail pd = ProblemDetail.forStatusAndDetail(status, detail);
-        pd.setTitle(title);
-        return new ErrorResponseException(status, pd, null);
     }
 }

@@ -11,6 +11,7 @@ import org.slf4j.LoggerFactory;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.HttpStatusCode;
+import org.springframework.http.MediaType;
 import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
 import org.springframework.http.converter.HttpMessageNotReadableException;
@@ -24,6 +25,8 @@ import org.springframework.web.servlet.resource.NoResourceFoundException;
 /**
  * The one place that turns exceptions into RFC 9457 problem details, by exception <em>type</em>:
  * <ul>
+ *   <li>the feature packages' own exceptions (invalid spec, admission refused, unknown alloc or task, …): the status,
+ *       title and detail {@link DomainErrors} gives them;</li>
  *   <li>{@link ApiException} and any other {@code ErrorResponse} (404, 409, …): its status and detail;</li>
  *   <li>malformed JSON, type mismatches, bean validation: 400 (Nomad's {@code Failed to decode body: …}, with the
  *       JSON path in {@code field} when known); a body over {@code berth.api.max-request-body-size}: 413
@@ -46,6 +49,9 @@ class ProblemDetailsAdvice extends ResponseEntityExceptionHandler {
     protected ResponseEntity<Object> handleHttpMessageNotReadable(HttpMessageNotReadableException ex, HttpHeaders headers,
             HttpStatusCode status, WebRequest request) {
         ProblemDetail body = BodyProblems.unreadable(ex);
+        if (body.getStatus() == HttpStatus.BAD_REQUEST.value()) {
+            body.setTitle("Malformed request body");
+        }
         return handleExceptionInternal(ex, body, headers, HttpStatusCode.valueOf(body.getStatus()), request);
     }
 
@@ -70,6 +76,16 @@ class ProblemDetailsAdvice extends ResponseEntityExceptionHandler {
         ProblemDetail body = ProblemDetail.forStatusAndDetail(HttpStatus.NOT_FOUND,
                 "No endpoint " + ex.getHttpMethod() + " /" + ex.getResourcePath());
         return handleExceptionInternal(ex, body, headers, HttpStatus.NOT_FOUND, request);
+    }
+
+    /** Every feature exception, through the one mapping in {@link DomainErrors}. */
+    @ExceptionHandler({dev.berth.alloc.spec.SpecValidationException.class, dev.berth.alloc.admission.AdmissionException.class,
+            dev.berth.alloc.AllocExceptions.UnknownAllocException.class, dev.berth.alloc.AllocExceptions.UnknownTaskException.class,
+            dev.berth.alloc.AllocExceptions.InvalidLifecycleRequestException.class, dev.berth.alloc.AllocExceptions.AllocStateException.class,
+            dev.berth.alloc.fs.FsAccessException.class, dev.berth.alloc.gc.NotEligibleForGcException.class})
+    ResponseEntity<Object> domain(Exception ex) {
+        ProblemDetail body = DomainErrors.problem(ex);
+        return ResponseEntity.status(body.getStatus()).contentType(MediaType.APPLICATION_PROBLEM_JSON).body(body);
     }
 
     /** Service-level {@code @Validated} failures are the client's fault, like request-body validation. */

@@ -74,7 +74,7 @@ public record BerthProperties(
     }
 
     public record Drivers(
-            @DefaultValue @Valid Driver rawExec,
+            @DefaultValue @Valid RawExec rawExec,
             @DefaultValue @Valid Exec exec,
             @DefaultValue @Valid Docker docker,
             @DefaultValue @Valid Driver mock) {
@@ -82,6 +82,16 @@ public record BerthProperties(
 
     /** @param enabled whether the driver is offered to tasks (undetected when off). */
     public record Driver(@DefaultValue("false") boolean enabled) {
+    }
+
+    /**
+     * @param enabled  whether raw_exec is offered to tasks (undetected when off)
+     * @param launcher how tasks are started: {@code posix-spawn} (default; exits seen through pidfds, falls back to
+     *                 {@code process-builder} where the C library or kernel lacks what it needs) or {@code process-builder}
+     */
+    public record RawExec(@DefaultValue("false") boolean enabled, @DefaultValue("posix-spawn") Launcher launcher) {
+
+        public enum Launcher { POSIX_SPAWN, PROCESS_BUILDER }
     }
 
     /**

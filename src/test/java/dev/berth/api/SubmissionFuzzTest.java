@@ -104,6 +104,7 @@ class SubmissionFuzzTest {
             {"ID":"%1$s","Name":"f.g[0]","JobID":"f","AllocModifyIndex":1,"TaskGroup":"g",
              "Job":{"ID":"f","Type":"batch",
               "TaskGroups":[{"Name":"g",
+                "RestartPolicy":{"Attempts":1,"Interval":60000000000,"Delay":1000000,"Mode":"fail"},
                 "Tasks":[{"Name":"t","Driver":"raw_exec","Config":{"command":"/bin/sh","args":["-c","sleep 600"]},
                   "KillTimeout":1000000000,"Resources":{"CPU":10,"MemoryMB":10}}]}]}}""";
 
@@ -135,13 +136,36 @@ class SubmissionFuzzTest {
             await().atMost(Duration.ofSeconds(SETTLE_SECONDS)).pollInterval(Duration.ofMillis(20)).untilAsserted(() -> {
                 HttpResponse<String> g = Http.send(port, "GET", "/v1/allocation/" + id, null);
                 assertThat(g.statusCode()).as(sample).isEqualTo(200);
-                assertThat(JSON.readTree(g.body()).path("ClientStatus").asString()).as(sample).isIn(SETTLED);
+                assertThat(settled(JSON.readTree(g.body()))).as(sample + "\nnow " + g.body()).isTrue();
             });
         } finally {
             // destroyed at once; that every destroy finished (record and processes gone) is checked once at the end
             assertThat(Http.send(port, "DELETE", "/v1/client/allocation/" + id, null).statusCode()).as(sample).isLessThan(500);
             DESTROYED.add(id);
         }
+    }
+
+    /**
+     * Settled: {@code running}, {@code complete} or {@code failed}; or {@code pending} only because a task that ran and
+     * exited waits out its restart delay (a mutation may lengthen the delay or drop the policy, and Nomad's default batch
+     * policy waits 15 s three times), which the restart tracker's own tests cover. Anything else is stuck in between.
+     */
+    static boolean settled(JsonNode alloc) {
+        if (SETTLED.contains(alloc.path("ClientStatus").asString())) {
+            return true;
+        }
+        if (!"pending".equals(alloc.path("ClientStatus").asString()) || alloc.path("TaskStates").isEmpty()) {
+            return false;
+        }
+        for (JsonNode state : alloc.path("TaskStates")) {
+            JsonNode events = state.path("Events");
+            boolean waitingToRestart = "pending".equals(state.path("State").asString()) && !events.isEmpty()
+                    && "Restarting".equals(events.get(events.size() - 1).path("Type").asString());
+            if (!waitingToRestart && !"running".equals(state.path("State").asString()) && !"dead".equals(state.path("State").asString())) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** Applies one mutation at a random path of the tree; returns what it did. */

@@ -18,9 +18,10 @@ final class ControlledSleeper implements Sleeper {
     private final Semaphore permits = new Semaphore(0);
 
     @Override
-    public void sleep(Duration duration) throws InterruptedException {
+    public boolean sleep(Duration duration, java.util.concurrent.CompletableFuture<?> cancel) throws InterruptedException {
         sleeps.add(duration);
         permits.acquire();
+        return true;
     }
 
     List<Duration> sleeps() {

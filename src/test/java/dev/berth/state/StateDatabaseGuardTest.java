@@ -35,7 +35,7 @@ class StateDatabaseGuardTest {
         public void error(Object message) {
             errors.add(String.valueOf(message));
         }
-    }, Clock.fixed(Instant.parse("2026-11-22T01:02:03.456Z"), ZoneOffset.UTC), d -> this.sleeps.add(d));
+    }, Clock.fixed(Instant.parse("2026-11-22T01:02:03.456Z"), ZoneOffset.UTC), (d, cancel) -> this.sleeps.add(d));
 
     String url() {
         return "jdbc:h2:file:" + dir.resolve("state/berth") + ";DB_CLOSE_ON_EXIT=FALSE";
@@ -138,7 +138,7 @@ class StateDatabaseGuardTest {
         createDatabase(1);
         var channel = java.nio.channels.FileChannel.open(file(), java.nio.file.StandardOpenOption.WRITE);
         var lock = channel.lock();
-        StateDatabaseGuard releasing = new StateDatabaseGuard(new NoOpLog(), Clock.systemUTC(), d -> {
+        StateDatabaseGuard releasing = new StateDatabaseGuard(new NoOpLog(), Clock.systemUTC(), (d, cancel) -> {
             sleeps.add(d);
             if (sleeps.size() == 3) { // the previous agent is gone after the third poll
                 try {
@@ -148,6 +148,7 @@ class StateDatabaseGuardTest {
                     throw new IllegalStateException(e);
                 }
             }
+            return true;
         });
 
         assertThat(releasing.check(url(), "sa", "")).isEmpty();

@@ -39,7 +39,7 @@ public class AllocFileSystem {
     /** The guard for one allocation's directory; 404 when the allocation has no directory here. */
     public AllocPathGuard guard(String allocId) {
         if (!AllocSpecs.isPathSegment(allocId)) {
-            throw new FsAccessException(Kind.BAD_REQUEST, "invalid allocation ID");
+            throw new FsAccessException(Kind.MALFORMED, "invalid allocation ID");
         }
         Path dir = allocRoot.resolve(allocId);
         if (!Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS)) {
@@ -76,7 +76,7 @@ public class AllocFileSystem {
     /** Nomad's {@code Stat}, with the detected content type. */
     public AllocFileInfo stat(String allocId, String path) {
         if (path == null || path.isEmpty()) {
-            throw new FsAccessException(Kind.BAD_REQUEST, "must provide a file name");
+            throw new FsAccessException(Kind.MALFORMED, "must provide a file name");
         }
         Path file = guard(allocId).resolve(path);
         if (!Files.exists(file)) {
@@ -88,18 +88,18 @@ public class AllocFileSystem {
     /** A readable regular file for cat/readat/stream; refuses directories and secrets. */
     public Path fileForRead(String allocId, String path) {
         if (path == null || path.isEmpty()) {
-            throw new FsAccessException(Kind.BAD_REQUEST, "must provide a file name");
+            throw new FsAccessException(Kind.MALFORMED, "must provide a file name");
         }
         Path file = guard(allocId).resolveForRead(path);
         if (Files.isDirectory(file)) {
-            throw new FsAccessException(Kind.BAD_REQUEST, "file \"" + path + "\" is a directory");
+            throw new FsAccessException(Kind.MALFORMED, "file \"" + path + "\" is a directory");
         }
         if (!Files.exists(file)) {
             throw new FsAccessException(Kind.NOT_FOUND, "file not found: " + path);
         }
         if (!Files.isRegularFile(file)) {
             // a task's log FIFO (<task>/.berth/*.fifo): reading it would block and steal the log pump's data
-            throw new FsAccessException(Kind.BAD_REQUEST, "file \"" + path + "\" is not a regular file");
+            throw new FsAccessException(Kind.MALFORMED, "file \"" + path + "\" is not a regular file");
         }
         return file;
     }
@@ -107,14 +107,14 @@ public class AllocFileSystem {
     /** Reads up to {@code limit} bytes (all when negative) of {@code file} from {@code offset}. */
     public static byte[] readAt(Path file, long offset, long limit) {
         if (offset < 0) {
-            throw new FsAccessException(Kind.BAD_REQUEST, "offset must be non-negative");
+            throw new FsAccessException(Kind.MALFORMED, "offset must be non-negative");
         }
         try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
             long size = channel.size();
             long available = Math.max(0, size - offset);
             long want = limit < 0 ? available : Math.min(limit, available);
             if (want > Integer.MAX_VALUE - 8) {
-                throw new FsAccessException(Kind.BAD_REQUEST, "requested range too large; use limit");
+                throw new FsAccessException(Kind.MALFORMED, "requested range too large; use limit");
             }
             ByteBuffer buffer = ByteBuffer.allocate((int) want);
             while (buffer.hasRemaining()) {

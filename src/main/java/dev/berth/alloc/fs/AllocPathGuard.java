@@ -38,10 +38,10 @@ public final class AllocPathGuard {
     public Path resolve(String requested) {
         String path = requested == null || requested.isEmpty() ? "/" : requested;
         if (path.indexOf('\0') >= 0) {
-            throw new FsAccessException(Kind.BAD_REQUEST, "path must not contain NUL bytes");
+            throw new FsAccessException(Kind.MALFORMED, "path must not contain NUL bytes");
         }
         if (path.length() > MAX_PATH) {
-            throw new FsAccessException(Kind.BAD_REQUEST, "path is longer than " + MAX_PATH + " characters");
+            throw new FsAccessException(Kind.MALFORMED, "path is longer than " + MAX_PATH + " characters");
         }
         String relative = path;
         while (relative.startsWith("/")) {
@@ -51,7 +51,7 @@ public final class AllocPathGuard {
         try {
             candidate = root.resolve(relative).normalize();
         } catch (InvalidPathException ex) {
-            throw new FsAccessException(Kind.BAD_REQUEST, "invalid path: " + ex.getReason());
+            throw new FsAccessException(Kind.MALFORMED, "invalid path: " + ex.getReason());
         }
         if (!candidate.startsWith(root)) {
             throw escape();

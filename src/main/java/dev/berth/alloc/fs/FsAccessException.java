@@ -10,7 +10,7 @@ public class FsAccessException extends RuntimeException {
         /** A read under a task's {@code secrets/} or {@code private/}: 403. */
         FORBIDDEN,
         /** Malformed input (NUL byte, over-long path, directory where a file is needed, bad offset): 400. */
-        BAD_REQUEST,
+        MALFORMED,
         /** The allocation or the file does not exist: 404. */
         NOT_FOUND
     }

@@ -1,9 +1,5 @@
 package dev.berth.alloc.hooks;
 
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -16,26 +12,18 @@ import dev.berth.alloc.task.TaskHooks.TaskPrestartHook;
 import dev.berth.device.DeviceAllocator;
 import dev.berth.device.Reservation;
 import dev.berth.driver.TaskDevice;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The {@code devices} task prestart hook (Nomad's {@code device_hook}): asks the plugins to reserve the task's admitted
  * instances ({@link DeviceAllocator#prepare}) and hands their env vars to the task and their mounts/device nodes to the
  * driver ({@link #DEVICE_PREFIX}/{@link #MOUNT_PREFIX} strings in {@code TaskConfig.devices}).
  *
- * <p>Nomad marks the hook done and still applies its env on later starts. Berth's hook executor drops the env of done
- * hooks, so this hook keeps its own persisted done-flag: the plugin's answer is written to {@link #STATE_FILE} in the
- * task's {@code private/} directory (which lives and dies with the allocation directory). When the file exists (a restart, or a restore after an agent restart) the plugins are not asked again
- * and the recorded env/mounts/devices are re-applied.
+ * <p>As in Nomad, the hook reports done: the hook executor keeps its env and devices with the task's local state
+ * ({@code HookState}), so restarts and restores after an agent restart re-apply them without asking the plugins again.
  */
 @Component
 @Order(20)
 public class DevicesHook implements TaskPrestartHook {
-
-    /** The persisted done-flag: the plugins' merged reservation, in Nomad's {@code ContainerReservation} JSON shape. */
-    public static final String STATE_FILE = ".berth-devices.json";
-
-    private static final JsonMapper JSON = JsonMapper.builder().build();
 
     private final DeviceAllocator allocator;
 
@@ -55,16 +43,8 @@ public class DevicesHook implements TaskPrestartHook {
         if (allocator.allocated(allocId, task).isEmpty()) {
             return PrestartResult.empty();
         }
-        Path state = context.taskDir().resolve("private").resolve(STATE_FILE);
-        Reservation reservation;
-        if (Files.exists(state)) {
-            reservation = JSON.readValue(Files.readString(state), Reservation.class);
-        } else {
-            reservation = allocator.prepare(allocId, task);
-            write(state, JSON.writeValueAsString(reservation));
-        }
-        // Not "done" for the executor (it would drop the env on later starts); the state file is the done-flag.
-        return new PrestartResult(reservation.envs(), false, driverDevices(reservation));
+        Reservation reservation = allocator.prepare(allocId, task);
+        return new PrestartResult(reservation.envs(), true, driverDevices(reservation));
     }
 
     /** The reservation's device nodes and mounts for the driver; a node without a task path keeps its host path. */
@@ -74,12 +54,5 @@ public class DevicesHook implements TaskPrestartHook {
                 d.cgroupPerms() == null || d.cgroupPerms().isEmpty() ? "rwm" : d.cgroupPerms())));
         reservation.mounts().forEach(m -> result.add(new TaskDevice.Mount(m.hostPath(), m.taskPath(), m.readOnly())));
         return result;
-    }
-
-    private static void write(Path state, String json) throws IOException {
-        Files.createDirectories(state.getParent());
-        Path tmp = state.resolveSibling(STATE_FILE + ".tmp");
-        Files.writeString(tmp, json);
-        Files.move(tmp, state, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
     }
 }

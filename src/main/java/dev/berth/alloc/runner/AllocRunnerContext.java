@@ -12,7 +12,7 @@ import dev.berth.alloc.spec.TaskSpec;
 import dev.berth.alloc.store.AllocStateStore;
 import dev.berth.alloc.task.Interpolator;
 import dev.berth.alloc.task.RestartTracking;
-import dev.berth.alloc.task.Sleeper;
+import dev.berth.config.Sleeper;
 import dev.berth.alloc.task.TaskHookContext;
 import dev.berth.alloc.task.TaskHooks;
 import dev.berth.alloc.task.TaskState;

@@ -47,19 +47,21 @@ final class TaskHookExecutor {
     }
 
     /**
-     * Runs the prestart hooks not yet done; returns {@code base} plus their envs. Hooks reporting done are added to
-     * {@code done}.
+     * Runs the prestart hooks not yet done; returns {@code base} plus every hook's env. A hook reporting done is recorded in
+     * {@code states} with its env and devices; a hook already done there is skipped, and its recorded env and devices
+     * apply again (Nomad's done hooks keep their env). The hooks' device nodes/mounts are added to {@code devices}.
      */
-    Map<String, String> prestart(TaskHookContext context, Map<String, String> base, Set<String> done) throws HookFailedException {
-        return prestart(context, base, done, new java.util.ArrayList<>());
-    }
-
-    /** As {@link #prestart(TaskHookContext, Map, Set)}; the hooks' device nodes/mounts are added to {@code devices}. */
-    Map<String, String> prestart(TaskHookContext context, Map<String, String> base, Set<String> done, List<TaskDevice> devices)
-            throws HookFailedException {
+    Map<String, String> prestart(TaskHookContext context, Map<String, String> base, Map<String, HookState> states,
+                                 List<TaskDevice> devices) throws HookFailedException {
         Map<String, String> env = new LinkedHashMap<>(base);
         for (TaskHook hook : hooks) {
-            if (!(hook instanceof TaskPrestartHook prestart) || done.contains(hook.name())) {
+            if (!(hook instanceof TaskPrestartHook prestart)) {
+                continue;
+            }
+            HookState done = states.get(hook.name());
+            if (done != null && done.done()) {
+                env.putAll(done.env());
+                devices.addAll(done.devices());
                 continue;
             }
             long t0 = System.nanoTime();
@@ -68,7 +70,7 @@ final class TaskHookExecutor {
                 env.putAll(result.env());
                 devices.addAll(result.devices());
                 if (result.done()) {
-                    done.add(hook.name());
+                    states.put(hook.name(), new HookState(true, result.env(), result.devices()));
                 }
             } catch (HookFailedException e) {
                 throw e;

@@ -27,7 +27,8 @@ public final class TaskHooks {
      * Runs before every start (also after restarts), never for a terminal alloc. The first failure stops the start: it
      * becomes a start error for the restart policy (a {@link HookFailedException} carries its own event and
      * recoverability; any other exception is recoverable with a {@code Task hook failed} event). A result with
-     * {@code done} is persisted and the hook is skipped on later starts, but its env still applies.
+     * {@code done} is persisted whole ({@link HookState}: env and devices) and the hook is skipped on later starts and
+     * after an agent restart, while its env and devices still apply.
      */
     public interface TaskPrestartHook extends TaskHook {
         PrestartResult prestart(TaskHookContext context) throws Exception;

@@ -225,7 +225,7 @@ public final class TaskRunner {
     private CompletableFuture<ExitResult> startOnce() throws HookFailedException, DriverException {
         List<TaskDevice> devices = new ArrayList<>();
         Interpolator base = ctx.envBuilder().apply(hookContext);
-        Map<String, String> env = hooks.prestart(hookContext, base.env(), rec.prestartDone(), devices);
+        Map<String, String> env = hooks.prestart(hookContext, base.env(), rec.hookStates(), devices);
         TaskHandle h;
         try {
             h = ctx.driver().start(ctx.taskConfig(base.withEnv(env), devices));

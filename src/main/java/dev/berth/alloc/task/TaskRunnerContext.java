@@ -1,5 +1,6 @@
 package dev.berth.alloc.task;
 
+import dev.berth.config.Sleeper;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;

@@ -1,6 +1,6 @@
 package dev.berth.alloc.task;
 
-import java.util.Set;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
@@ -16,7 +16,7 @@ import dev.berth.driver.TaskHandle;
 final class TaskStateRecorder {
 
     private final TaskRunnerContext ctx;
-    private final Set<String> prestartDone = ConcurrentHashMap.newKeySet();
+    private final Map<String, HookState> hookStates = new ConcurrentHashMap<>();
     private final Object lock = new Object();
     // guarded by lock
     private TaskState state;
@@ -30,7 +30,7 @@ final class TaskStateRecorder {
         this.ctx = ctx;
         this.state = ctx.restoredState() != null ? ctx.restoredState() : TaskState.initial();
         if (ctx.restoredLocal() != null) {
-            prestartDone.addAll(ctx.restoredLocal().prestartDone());
+            hookStates.putAll(ctx.restoredLocal().hooks());
         }
     }
 
@@ -44,9 +44,9 @@ final class TaskStateRecorder {
         }
     }
 
-    /** Names of the prestart hooks that reported done; the hook executor adds to it. */
-    Set<String> prestartDone() {
-        return prestartDone;
+    /** By hook name, the prestart hooks that reported done; the hook executor adds to it. */
+    Map<String, HookState> hookStates() {
+        return hookStates;
     }
 
     /** Applies a change; a real change is persisted, then told to the coordinator and the listener. */
@@ -152,6 +152,6 @@ final class TaskStateRecorder {
 
     void persistLocal(boolean runComplete) {
         ctx.store().putTaskLocalState(ctx.alloc().id(), name(),
-                new TaskLocalState(handle(), Set.copyOf(prestartDone), ctx.tracker().counters(), runComplete));
+                new TaskLocalState(handle(), Map.copyOf(hookStates), ctx.tracker().counters(), runComplete));
     }
 }

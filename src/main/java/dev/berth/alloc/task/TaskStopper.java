@@ -1,5 +1,6 @@
 package dev.berth.alloc.task;
 
+import dev.berth.config.Sleeper;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;

@@ -25,7 +25,8 @@ class ExecDriverConfiguration {
         ScheduledThreadPoolExecutor poller = new ScheduledThreadPoolExecutor(1, Thread.ofVirtual().name("exec-watch-", 0).factory());
         poller.setRemoveOnCancelPolicy(true);
         RawExecDriver processes = new RawExecDriver(true, clock, properties.dataDir().resolve("drivers").resolve("exec"), poller,
-                Duration.ofMillis(250), TaskOutputs.FIFOS_OR_FILES);
+                Duration.ofMillis(250), TaskOutputs.FIFOS_OR_FILES, null,
+                properties.drivers().rawExec().launcher() == BerthProperties.RawExec.Launcher.POSIX_SPAWN);
         return new ExecDriver(properties.drivers().exec().enabled(), processes, cgroups, properties.drivers().exec().pidsLimit());
     }
 }

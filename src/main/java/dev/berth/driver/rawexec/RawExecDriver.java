@@ -69,19 +69,20 @@ public class RawExecDriver implements TaskDriver, AutoCloseable {
     private final Map<String, RawTask> tasks = new ConcurrentHashMap<>();
     private final CgroupManager cgroups;
 
+    public RawExecDriver(boolean enabled, Clock clock, Path exitDir, ScheduledExecutorService poller,
+            Duration pollInterval, TaskOutputs outputs) {
+        this(enabled, clock, exitDir, poller, pollInterval, outputs, null, true);
+    }
+
     /**
      * @param exitDir      where the per-task exit-status files live (must survive agent restarts)
      * @param poller       watches recovered (non-child) tasks for their exit
      * @param pollInterval how often a recovered task's pid is checked
+     * @param cgroups      makes a cgroup per task; null runs tasks without one (stats then come from the process tree)
+     * @param posixSpawn   start tasks with posix_spawn where the platform allows; false always uses {@code ProcessBuilder}
      */
     public RawExecDriver(boolean enabled, Clock clock, Path exitDir, ScheduledExecutorService poller,
-            Duration pollInterval, TaskOutputs outputs) {
-        this(enabled, clock, exitDir, poller, pollInterval, outputs, null);
-    }
-
-    /** @param cgroups makes a cgroup per task; null runs tasks without one (stats then come from the process tree) */
-    public RawExecDriver(boolean enabled, Clock clock, Path exitDir, ScheduledExecutorService poller,
-            Duration pollInterval, TaskOutputs outputs, CgroupManager cgroups) {
+            Duration pollInterval, TaskOutputs outputs, CgroupManager cgroups, boolean posixSpawn) {
         this.cgroups = cgroups;
         this.enabled = enabled;
         this.clock = Objects.requireNonNull(clock, "'clock' must not be null");
@@ -91,12 +92,16 @@ public class RawExecDriver implements TaskDriver, AutoCloseable {
         this.pollInterval = Objects.requireNonNull(pollInterval, "'pollInterval' must not be null");
         this.outputs = Objects.requireNonNull(outputs, "'outputs' must not be null");
         this.tools = LaunchTools.detect();
-        this.spawner = enabled && !Boolean.getBoolean("berth.raw-exec.process-builder") ? SpawnedChildren.createOrNull() : null;
+        this.spawner = enabled && posixSpawn ? SpawnedChildren.createOrNull() : null;
     }
 
     @Override
     public String name() {
         return NAME;
+    }
+
+    boolean usesPosixSpawn() { // else ProcessBuilder
+        return spawner != null;
     }
 
     @Override

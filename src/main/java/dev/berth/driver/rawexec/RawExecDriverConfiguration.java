@@ -21,6 +21,7 @@ class RawExecDriverConfiguration {
         poller.setRemoveOnCancelPolicy(true);
         return new RawExecDriver(properties.drivers().rawExec().enabled(), clock,
                 properties.dataDir().resolve("drivers").resolve("raw_exec"), poller, Duration.ofMillis(250),
-                TaskOutputs.FIFOS_OR_FILES, cgroups);
+                TaskOutputs.FIFOS_OR_FILES, cgroups,
+                properties.drivers().rawExec().launcher() == BerthProperties.RawExec.Launcher.POSIX_SPAWN);
     }
 }

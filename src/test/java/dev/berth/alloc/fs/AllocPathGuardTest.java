@@ -74,9 +74,9 @@ class AllocPathGuardTest {
     @Test
     void nulBytesAndOverlongPathsAreBadRequests() {
         assertThatExceptionOfType(FsAccessException.class).isThrownBy(() -> guard.resolve("alloc/logs\0/../../x"))
-                .satisfies(ex -> assertThat(ex.kind()).isEqualTo(Kind.BAD_REQUEST));
+                .satisfies(ex -> assertThat(ex.kind()).isEqualTo(Kind.MALFORMED));
         assertThatExceptionOfType(FsAccessException.class).isThrownBy(() -> guard.resolve("a/".repeat(3000)))
-                .satisfies(ex -> assertThat(ex.kind()).isEqualTo(Kind.BAD_REQUEST));
+                .satisfies(ex -> assertThat(ex.kind()).isEqualTo(Kind.MALFORMED));
     }
 
     @Test

@@ -97,13 +97,14 @@ class FrameStreamerTest {
         Files.writeString(dir.resolve("web.stdout.0"), "one;");
         AtomicInteger polls = new AtomicInteger();
         // each "sleep" of the follower makes the next thing happen in the log directory, so the test is exact
-        Sleeper script = d -> {
+        Sleeper script = (d, cancel) -> {
             switch (polls.incrementAndGet()) {
                 case 1 -> append("web.stdout.0", "two;");
                 case 2 -> { } // nothing new: one idle poll
                 case 3 -> write(dir.resolve("web.stdout.1"), "three;"); // rotation
                 default -> { }
             }
+            return true;
         };
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         new FrameStreamer(script, Duration.ofMillis(200), Duration.ofMillis(400))
@@ -119,10 +120,11 @@ class FrameStreamerTest {
     void aTruncatedFileIsReportedAndReadFromTheStart() throws Exception {
         Path file = Files.writeString(dir.resolve("app.log"), "0123456789");
         AtomicInteger polls = new AtomicInteger();
-        Sleeper script = d -> {
+        Sleeper script = (d, cancel) -> {
             if (polls.incrementAndGet() == 1) {
                 write(file, "new");
             }
+            return true;
         };
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         new FrameStreamer(script, Duration.ofMillis(200), Duration.ofSeconds(1))

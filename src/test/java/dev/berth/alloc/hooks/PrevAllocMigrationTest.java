@@ -24,7 +24,7 @@ import dev.berth.alloc.spec.JobSpec;
 import dev.berth.alloc.spec.ResourcesSpec;
 import dev.berth.alloc.spec.TaskGroupSpec;
 import dev.berth.alloc.spec.TaskSpec;
-import dev.berth.alloc.task.Sleeper;
+import dev.berth.config.Sleeper;
 import dev.berth.alloc.task.TaskEvent;
 import dev.berth.alloc.task.TaskState;
 import dev.berth.config.BerthMetrics;
@@ -52,7 +52,7 @@ class PrevAllocMigrationTest {
         ScheduledThreadPoolExecutor poller = new ScheduledThreadPoolExecutor(1, Thread.ofVirtual().name("test-raw-", 0).factory());
         RawExecDriver raw = new RawExecDriver(true, Clock.systemUTC(), dir.resolve("exit"), poller, Duration.ofMillis(50),
                 TaskOutputs.APPEND_TO_FILES);
-        h = new RunnerHarness(dir.resolve("allocs"), raw, Sleeper.REAL);
+        h = new RunnerHarness(dir.resolve("allocs"), raw, Sleeper.system());
         watcher = new PrevAllocWatcher(id -> h.runners.stream().filter(r -> r.id().equals(id)).findFirst(), Duration.ofMillis(20));
         hook = new MigrateHook(watcher, Clock.systemUTC());
         BerthMetrics metrics = new BerthMetrics(registry, MetricsNaming.PROMETHEUS, "h", "n", "dc1", "");

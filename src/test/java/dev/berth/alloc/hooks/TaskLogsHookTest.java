@@ -24,7 +24,7 @@ import dev.berth.alloc.spec.ResourcesSpec;
 import dev.berth.alloc.spec.RestartPolicySpec;
 import dev.berth.alloc.spec.TaskGroupSpec;
 import dev.berth.alloc.spec.TaskSpec;
-import dev.berth.alloc.task.Sleeper;
+import dev.berth.config.Sleeper;
 import dev.berth.driver.logs.Fifo;
 import dev.berth.driver.rawexec.RawExecDriver;
 import dev.berth.driver.rawexec.TaskOutputs;
@@ -47,7 +47,7 @@ class TaskLogsHookTest {
     void setUp() {
         ScheduledThreadPoolExecutor poller = new ScheduledThreadPoolExecutor(1, Thread.ofVirtual().name("test-raw-", 0).factory());
         raw = new RawExecDriver(true, Clock.systemUTC(), dir.resolve("exit"), poller, Duration.ofMillis(50), TaskOutputs.FIFOS_OR_FILES);
-        h = new RunnerHarness(dir.resolve("allocs"), raw, Sleeper.REAL);
+        h = new RunnerHarness(dir.resolve("allocs"), raw, Sleeper.system());
         h.extraAllocHooks.add(logs);
         h.extraTaskHooks.add(logs);
     }

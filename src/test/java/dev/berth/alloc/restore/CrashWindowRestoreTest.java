@@ -36,7 +36,7 @@ import dev.berth.alloc.spec.TaskGroupSpec;
 import dev.berth.alloc.spec.TaskSpec;
 import dev.berth.alloc.task.RestartTracker;
 import dev.berth.alloc.task.RestartTracking;
-import dev.berth.alloc.task.Sleeper;
+import dev.berth.config.Sleeper;
 import dev.berth.alloc.task.TaskEvent;
 import dev.berth.alloc.task.TaskState;
 import dev.berth.driver.DriverManager;
@@ -110,7 +110,7 @@ class CrashWindowRestoreTest {
         Clock clock = Clock.systemUTC();
         Path allocs = dir.resolve("allocs");
         return new AllocRunnerContext(allocs, store, name -> driver, List.of(new AllocDirHook()),
-                List.of(new ValidateHook(clock), new TaskDirHook(clock, SecretsTmpfs.disabled())), clock, Sleeper.REAL,
+                List.of(new ValidateHook(clock), new TaskDirHook(clock, SecretsTmpfs.disabled())), clock, Sleeper.system(),
                 Duration.ofSeconds(5),
                 (alloc, task, counters) -> RestartTracking.of(RestoredCounters.apply(new RestartTracker(task.restartPolicy().toPolicy(),
                         alloc.job().type(), task.hook(), task.sidecar(), clock, RunnerHarness.MAX_JITTER), counters)),

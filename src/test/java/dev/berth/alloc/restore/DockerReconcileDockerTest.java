@@ -75,7 +75,7 @@ class DockerReconcileDockerTest {
         TaskConfig knownTask = loop("known");
         TaskHandle known = track(before.start(knownTask));
         store.putAlloc(new AllocRecord(alloc(knownTask.allocId(), "service", null, task("web", Map.of())), ClientStatus.RUNNING, ""));
-        store.putTaskLocalState(knownTask.allocId(), "web", new TaskLocalState(known, Set.of(), null, false));
+        store.putTaskLocalState(knownTask.allocId(), "web", new TaskLocalState(known, java.util.Map.of(), null, false));
         // SIGKILL between start and persisting the handle: the alloc is stored, the handle is not
         TaskConfig lostTask = loop("lost");
         TaskHandle lost = track(before.start(lostTask));
@@ -132,7 +132,7 @@ class DockerReconcileDockerTest {
         store.putAlloc(new AllocRecord(stopped, ClientStatus.RUNNING, ""));
         store.putTaskState(t.allocId(), "web", dev.berth.alloc.task.TaskState.initial()
                 .withState(dev.berth.alloc.task.TaskState.RUNNING, java.time.Instant.now()));
-        store.putTaskLocalState(t.allocId(), "web", new TaskLocalState(h, Set.of(), null, false));
+        store.putTaskLocalState(t.allocId(), "web", new TaskLocalState(h, java.util.Map.of(), null, false));
         before.close();
 
         DockerDriver after = driver(node);

@@ -103,7 +103,7 @@ class ReconcilerTest {
         store.putAlloc(new AllocRecord(stopped, ClientStatus.RUNNING, "Tasks are running"));
         var running = dev.berth.alloc.task.TaskState.initial().withState(dev.berth.alloc.task.TaskState.RUNNING, Instant.EPOCH);
         store.putTaskState("s1", "web", running);
-        store.putTaskLocalState("s1", "web", new TaskLocalState(handle("s1/web", 100, 7), Set.of(), null, false));
+        store.putTaskLocalState("s1", "web", new TaskLocalState(handle("s1/web", 100, 7), java.util.Map.of(), null, false));
         HostDriver host = new HostDriver();
         host.live.add(handle("unknown:1", 100, 7));
 
@@ -125,7 +125,7 @@ class ReconcilerTest {
     void keepsPersistedProcessesAndKillsTheRest() {
         InMemoryAllocStateStore store = new InMemoryAllocStateStore();
         store.putAlloc(new AllocRecord(alloc("a1", "service", null, task("web", Map.of()), task("side", Map.of())), null, null));
-        store.putTaskLocalState("a1", "web", new TaskLocalState(handle("a1/web", 100, 7), Set.of(), null, false));
+        store.putTaskLocalState("a1", "web", new TaskLocalState(handle("a1/web", 100, 7), java.util.Map.of(), null, false));
         // side: crashed between start and persisting its handle → no handle stored
         store.putTaskLocalState("a1", "side", TaskLocalState.empty());
         HostDriver host = new HostDriver();
@@ -154,8 +154,8 @@ class ReconcilerTest {
         // the agent stopped while killing a task the update removed: the stored spec no longer lists it, its handle is left
         AllocStateStore store = new AllTasksStore(new InMemoryAllocStateStore());
         store.putAlloc(new AllocRecord(alloc("a1", "service", null, task("web", Map.of())), null, null));
-        store.putTaskLocalState("a1", "web", new TaskLocalState(handle("a1/web", 100, 7), Set.of(), null, false));
-        store.putTaskLocalState("a1", "gone", new TaskLocalState(handle("a1/gone", 200, 7), Set.of(), null, false));
+        store.putTaskLocalState("a1", "web", new TaskLocalState(handle("a1/web", 100, 7), java.util.Map.of(), null, false));
+        store.putTaskLocalState("a1", "gone", new TaskLocalState(handle("a1/gone", 200, 7), java.util.Map.of(), null, false));
         HostDriver host = new HostDriver();
         host.live.add(handle("unknown:1", 100, 7));
         host.live.add(handle("unknown:2", 200, 7));

@@ -20,7 +20,7 @@ import dev.berth.alloc.spec.ResourcesSpec;
 import dev.berth.alloc.spec.RestartPolicySpec;
 import dev.berth.alloc.spec.TaskSpec;
 import dev.berth.alloc.store.ClientStatus;
-import dev.berth.alloc.task.Sleeper;
+import dev.berth.config.Sleeper;
 import dev.berth.alloc.task.TaskEvent;
 import dev.berth.alloc.task.TaskState;
 import dev.berth.driver.DriverException;
@@ -82,7 +82,7 @@ class DockerRunnerDockerTest {
     private void runWith(String host, Duration callTimeout) {
         driver = new DockerDriver(true, "never", new DockerEngineProperties(host, Duration.ofSeconds(2), Duration.ofSeconds(1), callTimeout),
                 node, Clock.systemUTC());
-        harness = new RunnerHarness(dir.resolve("allocs"), driver, Sleeper.REAL);
+        harness = new RunnerHarness(dir.resolve("allocs"), driver, Sleeper.system());
     }
 
     @Test

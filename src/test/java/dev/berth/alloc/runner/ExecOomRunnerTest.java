@@ -20,7 +20,7 @@ import dev.berth.alloc.spec.ResourcesSpec;
 import dev.berth.alloc.spec.RestartPolicySpec;
 import dev.berth.alloc.spec.TaskGroupSpec;
 import dev.berth.alloc.spec.TaskSpec;
-import dev.berth.alloc.task.Sleeper;
+import dev.berth.config.Sleeper;
 import dev.berth.alloc.task.TaskEvent;
 import dev.berth.alloc.task.TaskState;
 import dev.berth.config.NodeIdentity;
@@ -56,7 +56,7 @@ class ExecOomRunnerTest {
         RawExecDriver processes = new RawExecDriver(true, Clock.systemUTC(), dir.resolve("exit"), poller, Duration.ofMillis(50),
                 TaskOutputs.APPEND_TO_FILES);
         exec = new ExecDriver(true, processes, cgroups, 4096);
-        h = new RunnerHarness(dir.resolve("allocs"), exec, Sleeper.REAL);
+        h = new RunnerHarness(dir.resolve("allocs"), exec, Sleeper.system());
     }
 
     @AfterEach

@@ -51,7 +51,7 @@ class PendingWithHandleRestoreTest {
         h.store.putTaskState("p1", "t", TaskState.initial().withEvent(TaskEvent.received(now)).withEvent(TaskEvent.taskSetup(now)));
         TaskHandle running = h.mock.start(new TaskConfig("p1/t", "p1", "t", "job1", "web", "default", Map.of("run_for", "1h"), Map.of(),
                 dir, dir, null, null, 100, 64, 0, List.of()));
-        h.store.putTaskLocalState("p1", "t", new TaskLocalState(running, Set.of("task_dir"), null, false));
+        h.store.putTaskLocalState("p1", "t", new TaskLocalState(running, java.util.Map.of("task_dir", new dev.berth.alloc.task.HookState(true, java.util.Map.of(), java.util.List.of())), null, false));
 
         AllocRunner restored = new AllocRunner(h.context(Duration.ofSeconds(30)), rec, true);
         h.runners.add(restored);

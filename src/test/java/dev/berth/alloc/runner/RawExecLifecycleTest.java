@@ -16,7 +16,7 @@ import dev.berth.alloc.spec.AllocationSpec;
 import dev.berth.alloc.spec.LifecycleSpec;
 import dev.berth.alloc.spec.TaskSpec;
 import dev.berth.alloc.store.ClientStatus;
-import dev.berth.alloc.task.Sleeper;
+import dev.berth.config.Sleeper;
 import dev.berth.alloc.task.TaskState;
 import dev.berth.driver.rawexec.RawExecDriver;
 import dev.berth.driver.rawexec.TaskOutputs;
@@ -39,7 +39,7 @@ class RawExecLifecycleTest {
         ScheduledThreadPoolExecutor poller = new ScheduledThreadPoolExecutor(1, Thread.ofVirtual().name("test-raw-", 0).factory());
         RawExecDriver raw = new RawExecDriver(true, Clock.systemUTC(), dir.resolve("exit"), poller, Duration.ofMillis(50),
                 TaskOutputs.APPEND_TO_FILES);
-        h = new RunnerHarness(dir.resolve("allocs"), raw, Sleeper.REAL);
+        h = new RunnerHarness(dir.resolve("allocs"), raw, Sleeper.system());
     }
 
     @AfterEach

@@ -22,7 +22,7 @@ import dev.berth.alloc.spec.RestartPolicySpec;
 import dev.berth.alloc.spec.TaskGroupSpec;
 import dev.berth.alloc.spec.TaskSpec;
 import dev.berth.alloc.store.ClientStatus;
-import dev.berth.alloc.task.Sleeper;
+import dev.berth.config.Sleeper;
 import dev.berth.alloc.task.TaskEvent;
 import dev.berth.alloc.task.TaskState;
 import dev.berth.driver.rawexec.RawExecDriver;
@@ -44,7 +44,7 @@ class RawExecRunnerTest {
     void setUp() {
         ScheduledThreadPoolExecutor poller = new ScheduledThreadPoolExecutor(1, Thread.ofVirtual().name("test-raw-", 0).factory());
         raw = new RawExecDriver(true, Clock.systemUTC(), dir.resolve("exit"), poller, Duration.ofMillis(50), TaskOutputs.APPEND_TO_FILES);
-        h = new RunnerHarness(dir.resolve("allocs"), raw, Sleeper.REAL);
+        h = new RunnerHarness(dir.resolve("allocs"), raw, Sleeper.system());
     }
 
     @AfterEach

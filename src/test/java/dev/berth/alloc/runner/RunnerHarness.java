@@ -31,7 +31,7 @@ import dev.berth.alloc.store.ClientStatus;
 import dev.berth.alloc.store.InMemoryAllocStateStore;
 import dev.berth.alloc.task.RestartTracker;
 import dev.berth.alloc.task.RestartTracking;
-import dev.berth.alloc.task.Sleeper;
+import dev.berth.config.Sleeper;
 import dev.berth.alloc.task.TaskEnvironment;
 import dev.berth.alloc.task.TaskEvent;
 import dev.berth.alloc.task.TaskState;

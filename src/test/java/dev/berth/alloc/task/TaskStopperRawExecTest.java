@@ -1,5 +1,6 @@
 package dev.berth.alloc.task;
 
+import dev.berth.config.Sleeper;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;

@@ -45,7 +45,7 @@ class MockDriverTest {
     void setUp() {
         scheduler = new ScheduledThreadPoolExecutor(1, Thread.ofVirtual().factory());
         scheduler.setRemoveOnCancelPolicy(true);
-        driver = new MockDriver(true, Clock.fixed(NOW, ZoneOffset.UTC), scheduler, sleeps::add);
+        driver = new MockDriver(true, Clock.fixed(NOW, ZoneOffset.UTC), scheduler, (d, cancel) -> sleeps.add(d));
     }
 
     @AfterEach
@@ -78,7 +78,7 @@ class MockDriverTest {
 
     @Test
     void fingerprintIsUndetectedWhenDisabled() {
-        MockDriver off = new MockDriver(false, Clock.systemUTC(), new ScheduledThreadPoolExecutor(1), sleeps::add);
+        MockDriver off = new MockDriver(false, Clock.systemUTC(), new ScheduledThreadPoolExecutor(1), (d, cancel) -> sleeps.add(d));
         try {
             assertThat(off.fingerprint()).isEqualTo(new DriverFingerprint(HealthState.UNDETECTED, "disabled", Map.of()));
         } finally {
@@ -218,7 +218,7 @@ class MockDriverTest {
         TaskHandle handle = driver.start(task("web", Map.of("run_for", "1m")));
         assertThat(driver.recover(handle)).isEqualTo(handle);
 
-        MockDriver fresh = new MockDriver(true, Clock.systemUTC(), new ScheduledThreadPoolExecutor(1), sleeps::add);
+        MockDriver fresh = new MockDriver(true, Clock.systemUTC(), new ScheduledThreadPoolExecutor(1), (d, cancel) -> sleeps.add(d));
         try {
             assertThatExceptionOfType(TaskNotFoundException.class).isThrownBy(() -> fresh.recover(handle));
         } finally {

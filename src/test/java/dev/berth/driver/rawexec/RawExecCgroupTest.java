@@ -45,7 +45,7 @@ class RawExecCgroupTest {
         cgroups = new CgroupManager(mounts, new NodeIdentity(UUID.randomUUID().toString()), CgroupManager.REAL_SLEEPER);
         driver = new RawExecDriver(true, Clock.systemUTC(), dir.resolve("exit"),
                 new ScheduledThreadPoolExecutor(1, Thread.ofVirtual().factory()), Duration.ofMillis(50), TaskOutputs.APPEND_TO_FILES,
-                cgroups);
+                cgroups, true);
     }
 
     @AfterEach

@@ -102,6 +102,19 @@ class RawExecDriverTest {
         assertThat(newDriver(false).fingerprint()).isEqualTo(DriverFingerprint.disabled());
     }
 
+    /** {@code berth.drivers.raw-exec.launcher=process-builder}: tasks start through ProcessBuilder and their exits are seen. */
+    @Test
+    void theProcessBuilderLauncherRunsTasksAndSeesTheirExit() throws Exception {
+        assertThat(driver.usesPosixSpawn()).as("this machine has glibc >= 2.34 and Linux >= 5.3").isTrue();
+        ScheduledThreadPoolExecutor poller = new ScheduledThreadPoolExecutor(1, Thread.ofVirtual().factory());
+        driver = new RawExecDriver(true, Clock.systemUTC(), dir.resolve("exit"), poller, Duration.ofMillis(50),
+                TaskOutputs.APPEND_TO_FILES, null, false);
+        drivers.add(driver);
+        assertThat(driver.usesPosixSpawn()).isFalse();
+        TaskHandle handle = start(task("pb", BASE_ENV, "/bin/sh", "-c", "exit 3"));
+        assertThat(exitOf(driver.waitTask(handle))).isEqualTo(ExitResult.ofCode(3));
+    }
+
     @Test
     void handleCarriesPidGroupStartTicksAndExitFile() throws Exception {
         TaskHandle handle = start(task("web", BASE_ENV, "sleep", "1000"));

@@ -1,0 +1,64 @@
+package dev.berth.api;
+
+import org.springframework.http.HttpStatus;
+import org.springframework.http.ProblemDetail;
+
+import dev.berth.alloc.AllocExceptions.AllocStateException;
+import dev.berth.alloc.AllocExceptions.InvalidLifecycleRequestException;
+import dev.berth.alloc.AllocExceptions.UnknownAllocException;
+import dev.berth.alloc.AllocExceptions.UnknownTaskException;
+import dev.berth.alloc.admission.AdmissionException;
+import dev.berth.alloc.fs.FsAccessException;
+import dev.berth.alloc.gc.NotEligibleForGcException;
+import dev.berth.alloc.spec.SpecValidationException;
+
+/**
+ * The one mapping from the feature packages' exceptions (named for what went wrong) to HTTP: each becomes an RFC 9457
+ * problem with a status, a title, and Nomad's error text as {@code detail}. {@link ProblemDetailsAdvice} applies it to
+ * every controller; feature code never names an HTTP status.
+ */
+final class DomainErrors {
+
+    /** The exception types mapped here (the advice's handler is declared for exactly these). */
+    static final Class<?>[] TYPES = {SpecValidationException.class, AdmissionException.class, UnknownAllocException.class,
+            UnknownTaskException.class, InvalidLifecycleRequestException.class, AllocStateException.class, FsAccessException.class,
+            NotEligibleForGcException.class};
+
+    private DomainErrors() {
+    }
+
+    /** The problem for {@code e}, or null when {@code e} is not a domain exception. */
+    static ProblemDetail problem(Throwable e) {
+        return switch (e) {
+            case SpecValidationException s -> {
+                ProblemDetail pd = of(HttpStatus.BAD_REQUEST, "Invalid allocation", s.getMessage());
+                pd.setProperty("field", s.field());
+                yield pd;
+            }
+            case AdmissionException a -> {
+                ProblemDetail pd = of(HttpStatus.CONFLICT, "Allocation does not fit this node", a.getMessage());
+                pd.setProperty("resource", a.resource());
+                yield pd;
+            }
+            case UnknownAllocException u -> of(HttpStatus.NOT_FOUND, "Unknown allocation", u.getMessage());
+            case UnknownTaskException u -> of(HttpStatus.NOT_FOUND, "Unknown task", u.getMessage());
+            case InvalidLifecycleRequestException i -> of(HttpStatus.BAD_REQUEST, "Invalid request", i.getMessage());
+            case AllocStateException c -> of(HttpStatus.CONFLICT, "Not allowed in the allocation's state", c.getMessage());
+            // Nomad answers 500 with this text; the alloc is known but still running, which is a conflict, not a crash
+            case NotEligibleForGcException n -> of(HttpStatus.CONFLICT, "Allocation not eligible for GC", n.getMessage());
+            case FsAccessException f -> switch (f.kind()) {
+                case ESCAPE -> of(HttpStatus.FORBIDDEN, "Path escapes the alloc directory", f.getMessage());
+                case FORBIDDEN -> of(HttpStatus.FORBIDDEN, "Permission denied", f.getMessage());
+                case MALFORMED -> of(HttpStatus.BAD_REQUEST, "Bad request", f.getMessage());
+                case NOT_FOUND -> of(HttpStatus.NOT_FOUND, "Not found", f.getMessage());
+            };
+            default -> null;
+        };
+    }
+
+    private static ProblemDetail of(HttpStatus status, String title, String detail) {
+        ProblemDetail pd = ProblemDetail.forStatusAndDetail(status, detail);
+        pd.setTitle(title);
+        return pd;
+    }
+}
