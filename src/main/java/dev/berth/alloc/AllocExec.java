@@ -2,7 +2,6 @@ package dev.berth.alloc;
 
 import org.springframework.stereotype.Component;
 
-import dev.berth.alloc.AllocExceptions.BadRequestException;
 import dev.berth.alloc.AllocExceptions.UnknownAllocException;
 import dev.berth.alloc.runner.AllocRunner;
 import dev.berth.alloc.task.TaskRunner;
@@ -21,26 +20,33 @@ public class AllocExec {
 
     /**
      * Starts {@code request} in the running task {@code task} of allocation {@code id}. Refusals carry Nomad's texts: no
-     * task name, an unknown one, a task not started yet or not running ({@link BadRequestException}); a driver that cannot
+     * task name, an unknown one, a task not started yet or not running ({@link ExecRefusedException}); a driver that cannot
      * exec throws {@link DriverException}.
      */
     public ExecSession exec(String id, String task, ExecSession.Request request) throws UnknownAllocException,
-            BadRequestException, DriverException {
+            ExecRefusedException, DriverException {
         AllocRunner r = allocs.runnerOf(id).orElseThrow(() -> new UnknownAllocException(id));
         if (task == null || task.isEmpty()) {
-            throw new BadRequestException("must provide task name");
+            throw new ExecRefusedException("must provide task name");
         }
         TaskRunner tr = r.task(task);
         if (tr == null) {
-            throw new BadRequestException("unknown task name \"" + task + "\"");
+            throw new ExecRefusedException("unknown task name \"" + task + "\"");
         }
         if (tr.state().startedAt() == null) {
-            throw new BadRequestException("task \"" + task + "\" not started yet.");
+            throw new ExecRefusedException("task \"" + task + "\" not started yet.");
         }
         try {
             return tr.exec(request);
         } catch (TaskRunner.TaskNotRunningException e) {
-            throw new BadRequestException("task \"" + task + "\" is not running.");
+            throw new ExecRefusedException("task \"" + task + "\" is not running.");
+        }
+    }
+
+    /** The request names no task, an unknown one, or one that is not running (Nomad's texts, which its clients show). */
+    public static class ExecRefusedException extends Exception {
+        public ExecRefusedException(String message) {
+            super(message);
         }
     }
 }

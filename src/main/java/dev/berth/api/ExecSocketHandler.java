@@ -21,9 +21,9 @@ import org.springframework.web.socket.TextMessage;
 import org.springframework.web.socket.WebSocketSession;
 import org.springframework.web.socket.handler.TextWebSocketHandler;
 
-import dev.berth.alloc.AllocExceptions.BadRequestException;
 import dev.berth.alloc.AllocExceptions.UnknownAllocException;
 import dev.berth.alloc.AllocExec;
+import dev.berth.alloc.AllocExec.ExecRefusedException;
 import dev.berth.config.AclDecision;
 import dev.berth.config.AclPolicy;
 import dev.berth.config.BerthProperties.TokenScope;
@@ -151,7 +151,7 @@ class ExecSocketHandler extends TextWebSocketHandler {
         ExecSession exec;
         try {
             exec = allocs.exec(allocId, task, new ExecSession.Request(command.isEmpty() ? List.of("") : command, tty, 0, 0));
-        } catch (UnknownAllocException | BadRequestException e) {
+        } catch (UnknownAllocException | ExecRefusedException e) {
             close(session, POLICY, e.getMessage());
             return;
         } catch (DriverException e) {

@@ -23,15 +23,13 @@ import org.slf4j.LoggerFactory;
 import dev.berth.driver.DriverException;
 import dev.berth.driver.DriverFingerprint;
 import dev.berth.driver.DriverSignals;
-import dev.berth.driver.ExecSession;
 import dev.berth.driver.ExitResult;
 import dev.berth.driver.ProcessSignals;
 import dev.berth.driver.TaskConfig;
 import dev.berth.driver.TaskConfigValidationException;
-import dev.berth.driver.TaskDriver;
 import dev.berth.driver.TaskHandle;
 import dev.berth.driver.TaskNotFoundException;
-import dev.berth.driver.hostexec.HostExec;
+import dev.berth.driver.hostexec.HostExecDriver;
 import dev.berth.host.ProcStat;
 import dev.berth.host.Signals;
 import dev.berth.host.cgroup.CgroupLimits;
@@ -49,7 +47,7 @@ import dev.berth.host.cgroup.OomKills;
  * stats and a kill that catches every descendant. When the task exits, whatever it left running in its cgroup is killed
  * and the cgroup removed before the exit is reported. {@code alloc exec} runs in that cgroup too (HostExec).
  */
-public class RawExecDriver implements TaskDriver, AutoCloseable {
+public class RawExecDriver implements HostExecDriver, AutoCloseable {
 
     public static final String NAME = "raw_exec";
     /** After SIGKILL, how long stop/destroy wait for the process to go (Nomad's executor: 15 s). */
@@ -245,9 +243,7 @@ public class RawExecDriver implements TaskDriver, AutoCloseable {
             // The leader is gone; anything it left behind in its group goes with it (Nomad kills the process group).
             ProcessSignals.signalGroup(task.pgid, Signals.SIGKILL);
         } // ...and whatever left the group (setsid'd or daemonised descendants) goes with the cgroup:
-        if (cgroups != null) {
-            cgroups.find(handle.driverState().get("cgroup")).ifPresent(TaskCgroup::killAll);
-        }
+        cgroupOf(handle).ifPresent(TaskCgroup::killAll);
     }
 
     @Override
@@ -266,8 +262,8 @@ public class RawExecDriver implements TaskDriver, AutoCloseable {
     }
 
     @Override
-    public ExecSession exec(TaskHandle handle, ExecSession.Request request) throws DriverException {
-        return HostExec.start(handle, cgroups == null ? Optional.empty() : cgroups.find(handle.driverState().get("cgroup")), request);
+    public Optional<TaskCgroup> cgroupOf(TaskHandle handle) {
+        return cgroups == null ? Optional.empty() : cgroups.find(handle.driverState().get("cgroup"));
     }
 
     @Override
@@ -286,9 +282,7 @@ public class RawExecDriver implements TaskDriver, AutoCloseable {
             tasks.remove(handle.taskId(), task);
         }
         // Kills whatever escaped the process group (a daemonised grandchild) and removes the directories.
-        if (cgroups != null) {
-            cgroups.find(handle.driverState().get("cgroup")).ifPresent(Cleanup::removeQuietly);
-        }
+        cgroupOf(handle).ifPresent(Cleanup::removeQuietly);
         String exitFile = handle.driverState().get("exit_file");
         if (exitFile != null && !exitFile.isEmpty()) {
             Cleanup.deleteQuietly(Path.of(exitFile));
