@@ -2,6 +2,7 @@ package dev.berth.api;
 
 import java.time.Duration;
 
+import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.web.socket.config.annotation.EnableWebSocket;
@@ -12,9 +13,11 @@ import org.springframework.web.socket.server.standard.ServletServerContainerFact
 /**
  * Serves {@code /v1/client/allocation/{id}/exec} as a websocket ({@link ExecSocketHandler}). Browsers may only open it
  * from the agent's own origin (Spring's default origin check: a page elsewhere cannot drive a shell through a
- * visitor's browser); Nomad's CLI and API clients send no {@code Origin} and are not affected.
+ * visitor's browser); Nomad's CLI and API clients send no {@code Origin} and are not affected. Only in a servlet web
+ * application (an agent started without a web server has no websocket container).
  */
 @Configuration(proxyBeanMethods = false)
+@ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
 @EnableWebSocket
 class ExecWebSocketConfiguration implements WebSocketConfigurer {
 

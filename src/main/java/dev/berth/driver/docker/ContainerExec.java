@@ -133,24 +133,23 @@ final class ContainerExec implements ExecSession {
 
     /**
      * The engine answers the attach before it has started the command, and resizes only a running exec: a refused resize
-     * is retried a few times, off the caller's thread.
+     * is retried for up to a second. On the caller's thread, so input the client sent after the size (a command typed
+     * right after {@code tty_size}) reaches the command only once the terminal has that size.
      */
     @Override
     public void resize(int rows, int columns) {
         if (!tty || rows <= 0 || columns <= 0) {
             return;
         }
-        Thread.ofVirtual().name("berth-docker-exec-resize").start(() -> {
-            for (int attempt = 0; attempt < RESIZE_ATTEMPTS && !exit.isDone(); attempt++) {
-                try {
-                    calls.resizeExecCmd(execId).withSize(rows, columns).exec();
-                    return;
-                } catch (RuntimeException e) {
-                    log.debug("resizing exec {} failed (attempt {}): {}", execId, attempt + 1, e.toString());
-                    java.util.concurrent.locks.LockSupport.parkNanos(RESIZE_BACKOFF.toNanos());
-                }
+        for (int attempt = 0; attempt < RESIZE_ATTEMPTS && !exit.isDone(); attempt++) {
+            try {
+                calls.resizeExecCmd(execId).withSize(rows, columns).exec();
+                return;
+            } catch (RuntimeException e) {
+                log.debug("resizing exec {} failed (attempt {}): {}", execId, attempt + 1, e.toString());
+                java.util.concurrent.locks.LockSupport.parkNanos(RESIZE_BACKOFF.toNanos());
             }
-        });
+        }
     }
 
     @Override
