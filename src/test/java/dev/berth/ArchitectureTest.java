@@ -81,6 +81,28 @@ class ArchitectureTest {
                 .check(classes);
     }
 
+    /**
+     * A driver's state is its own: outside the drivers, the agent learns where a task runs only through the typed
+     * {@code TaskDriver.process} view, never by reading the handle's string keys.
+     */
+    @Test
+    void onlyDriversReadTheirState() {
+        noClasses().that().resideOutsideOfPackage("dev.berth.driver..")
+                .should().callMethod(dev.berth.driver.TaskHandle.class, "driverState")
+                .check(classes);
+    }
+
+    /** Settings come through the typed {@code berth.*} properties, never from a system property read on the side. */
+    @Test
+    void noSettingBypassesTheTypedProperties() {
+        noClasses().that().resideInAPackage("dev.berth..").and().doNotHaveFullyQualifiedName("dev.berth.Application")
+                .should().callMethod(Boolean.class, "getBoolean", String.class)
+                .orShould().callMethod(System.class, "getProperty", String.class, String.class)
+                .orShould().callMethod(Integer.class, "getInteger", String.class)
+                .orShould().callMethod(Long.class, "getLong", String.class)
+                .check(classes);
+    }
+
     /** One way to wait that tests can script: {@code config.Sleeper} (plain and cancellable waits), no second kind. */
     @Test
     void oneSleeper() {

@@ -27,6 +27,8 @@ import org.springframework.validation.annotation.Validated;
  * @param drivers    which task drivers are enabled
  * @param acl        access control
  * @param client     allocation-runtime limits
+ * @param heapTrim   whether the agent returns unused heap to the OS after its garbage collections ({@link HeapTrimmer};
+ *                   nothing to do under collectors that shrink the heap themselves)
  */
 @Validated
 @ConfigurationProperties("berth")
@@ -40,7 +42,8 @@ public record BerthProperties(
         @DefaultValue @Valid Metrics metrics,
         @DefaultValue @Valid Drivers drivers,
         @DefaultValue @Valid Acl acl,
-        @DefaultValue @Valid Client client) {
+        @DefaultValue @Valid Client client,
+        @DefaultValue("true") boolean heapTrim) {
 
     public BerthProperties {
         meta = meta == null ? Map.of() : Map.copyOf(meta);

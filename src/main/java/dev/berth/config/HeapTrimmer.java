@@ -36,13 +36,18 @@ public class HeapTrimmer implements SmartLifecycle {
 
     private final MemoryMXBean memory = ManagementFactory.getMemoryMXBean();
     private final List<GarbageCollectorMXBean> collectors = ManagementFactory.getGarbageCollectorMXBeans();
+    private final boolean enabled;
     private volatile Thread thread;
     private long lastCollections;
     private long committedAfterTrim;
 
+    public HeapTrimmer(BerthProperties properties) {
+        this.enabled = properties.heapTrim();
+    }
+
     @Override
     public void start() {
-        if (!Boolean.parseBoolean(System.getProperty("berth.heap-trim", "true")) || selfShrinking()) {
+        if (!enabled || selfShrinking()) {
             return;
         }
         lastCollections = collections();

@@ -26,7 +26,7 @@ import io.micrometer.core.instrument.binder.BaseUnits;
  * node labels); Nomad itself has no device metrics.
  *
  * <p>Statistics are found by Nomad's NVIDIA names ({@code GPU utilization} %, {@code Memory state} MiB used/total,
- * {@code Power usage} W, {@code Temperature} C), which other plugins can use too.
+ * {@code Power usage} W, {@code Temperature} C, {@code ECC L1/L2/memory errors}), which other plugins can use too.
  */
 public class DeviceMetrics implements DeviceUpdateListener {
 
@@ -49,10 +49,14 @@ public class DeviceMetrics implements DeviceUpdateListener {
     static final BerthMetric TEMPERATURE = BerthMetric.of("berth.device.temperature", "nomad.client.device.temperature",
             "Device temperature").withBaseUnit("celsius");
 
+    static final BerthMetric ECC_ERRORS = BerthMetric.of("berth.device.ecc.errors", "nomad.client.device.ecc.errors",
+            "Uncorrected ECC errors since the driver loaded (volatile counters: L1 and L2 cache and device memory, summed)");
+
     /** A metric and how its value (in Nomad's unit: percent, bytes, W, C) is read from an instance's statistics. */
     enum Kind {
         HEALTHY(DeviceMetrics.HEALTHY), UTILIZATION(DeviceMetrics.UTILIZATION), MEMORY_USED(DeviceMetrics.MEMORY_USED),
-        MEMORY_TOTAL(DeviceMetrics.MEMORY_TOTAL), POWER(DeviceMetrics.POWER), TEMPERATURE(DeviceMetrics.TEMPERATURE);
+        MEMORY_TOTAL(DeviceMetrics.MEMORY_TOTAL), POWER(DeviceMetrics.POWER), TEMPERATURE(DeviceMetrics.TEMPERATURE),
+        ECC_ERRORS(DeviceMetrics.ECC_ERRORS);
 
         final BerthMetric metric;
 
@@ -62,7 +66,7 @@ public class DeviceMetrics implements DeviceUpdateListener {
     }
 
     private static final List<Kind> STAT_KINDS = List.of(Kind.UTILIZATION, Kind.MEMORY_USED, Kind.MEMORY_TOTAL, Kind.POWER,
-            Kind.TEMPERATURE);
+            Kind.TEMPERATURE, Kind.ECC_ERRORS);
 
     private static final double MIB = 1024.0 * 1024.0;
 
@@ -207,8 +211,21 @@ public class DeviceMetrics implements DeviceUpdateListener {
             case MEMORY_TOTAL -> scaled(stats.attribute("Memory state"), true, MIB);
             case POWER -> scaled(stats.attribute("Power usage"), false, 1);
             case TEMPERATURE -> scaled(stats.attribute("Temperature"), false, 1);
+            case ECC_ERRORS -> sum(scaled(stats.attribute("ECC L1 errors"), false, 1), scaled(stats.attribute("ECC L2 errors"), false, 1),
+                    scaled(stats.attribute("ECC memory errors"), false, 1));
             case HEALTHY -> Double.NaN;
         };
+    }
+
+    /** The sum of the values reported; NaN when none is (a GPU without ECC reports none). */
+    private static double sum(double... values) {
+        double total = Double.NaN;
+        for (double v : values) {
+            if (!Double.isNaN(v)) {
+                total = Double.isNaN(total) ? v : total + v;
+            }
+        }
+        return total;
     }
 
     private static double scaled(StatValue value, boolean denominator, double factor) {

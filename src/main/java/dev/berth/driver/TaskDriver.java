@@ -88,6 +88,15 @@ public interface TaskDriver {
      * these. Default: pid and process start ticks (a recycled pid has other start ticks); container drivers override it.
      */
     default String taskIdentity(TaskHandle handle) {
-        return handle.driverState().getOrDefault("pid", "") + ":" + handle.driverState().getOrDefault("start_ticks", "");
+        return process(handle).identity();
+    }
+
+    /**
+     * Where the handle's task runs on the host (root pid and its start ticks, cgroup), typed for the agent's stats and
+     * device attribution. Default: read from the process drivers' common state ({@link TaskHandles}); a driver whose
+     * state says otherwise overrides it.
+     */
+    default dev.berth.host.TaskProcess process(TaskHandle handle) {
+        return TaskHandles.process(handle);
     }
 }

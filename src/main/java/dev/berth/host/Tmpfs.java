@@ -48,7 +48,7 @@ public final class Tmpfs {
 
     /** Whether this process may mount: Linux and effective uid 0. */
     public static boolean canMount() {
-        if (!System.getProperty("os.name", "").toLowerCase(java.util.Locale.ROOT).contains("linux") || !Files.isReadable(MOUNTINFO)) {
+        if (!String.valueOf(System.getProperty("os.name")).toLowerCase(java.util.Locale.ROOT).contains("linux") || !Files.isReadable(MOUNTINFO)) {
             return false;
         }
         try {

@@ -5,6 +5,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 
+import dev.berth.host.TaskProcess;
 import dev.berth.host.cgroup.CgroupManager;
 import dev.berth.host.cgroup.CgroupVersion;
 import dev.berth.host.cgroup.TaskCgroup;
@@ -40,48 +41,30 @@ public record TaskStatsTarget(String allocId, String task, String job, String ta
     }
 
     /**
-     * The target for a task a driver started: its cgroup when the handle's driver state names one that exists
-     * ({@code cgroup}), else its root process ({@code pid} + {@code start_ticks}). With {@code cgroup_version}
-     * ({@code 1}/{@code 2}) the cgroup is a foreign one (a docker container's {@code docker/<id>}), read in place
-     * when the agent sees that cgroup version. A cgroup under the node's own parent (an exec task's) is always taken as
-     * Berth's own.
+     * The target for a task a driver started: its cgroup when the driver names one of Berth's own that exists, else, for
+     * a cgroup recorded with its version (a docker container's {@code docker/<id>}), that cgroup read in place when the
+     * agent sees that cgroup version, else its root process (pid + start ticks).
      *
-     * @return empty when the driver state has neither (e.g. an in-process mock task): there is nothing to read
+     * @return empty when the task has neither (e.g. an in-process mock task): there is nothing to read
      */
-    public static Optional<TaskStatsTarget> fromDriverState(String allocId, String task, String job, String taskGroup,
-            String namespace, Map<String, String> driverState, CgroupManager cgroups) {
-        Optional<TaskCgroup> cgroup = cgroups.find(driverState.get("cgroup"));
+    public static Optional<TaskStatsTarget> forTask(String allocId, String task, String job, String taskGroup,
+            String namespace, TaskProcess process, CgroupManager cgroups) {
+        Optional<TaskCgroup> cgroup = cgroups.find(process.cgroup());
         if (cgroup.isPresent()) {
             return Optional.of(new TaskStatsTarget(allocId, task, job, taskGroup, namespace, cgroup.get().version(),
                     cgroup.get().dirs(), 0, 0));
         }
-        String foreignVersion = driverState.get(STATE_CGROUP_VERSION);
-        if (foreignVersion != null) {
+        if (process.cgroupVersion() != 0 && process.cgroup() != null) {
             // a cgroup someone else made (the docker engine): read it when it is in the hierarchy we see, else the pid
-            CgroupVersion expected = "1".equals(foreignVersion) ? CgroupVersion.V1 : "2".equals(foreignVersion) ? CgroupVersion.V2 : null;
-            Optional<Map<String, Path>> dirs = expected == cgroups.version()
-                    ? cgroups.foreignDirs(driverState.get("cgroup")) : Optional.empty();
+            CgroupVersion expected = process.cgroupVersion() == 1 ? CgroupVersion.V1 : process.cgroupVersion() == 2 ? CgroupVersion.V2 : null;
+            Optional<Map<String, Path>> dirs = expected == cgroups.version() ? cgroups.foreignDirs(process.cgroup()) : Optional.empty();
             if (dirs.isPresent()) {
                 return Optional.of(new TaskStatsTarget(allocId, task, job, taskGroup, namespace, expected, dirs.get(), 0, 0));
             }
         }
-        return fromPid(allocId, task, job, taskGroup, namespace, driverState);
+        return process.pid() > 0 ? Optional.of(new TaskStatsTarget(allocId, task, job, taskGroup, namespace, CgroupVersion.NONE,
+                Map.of(), process.pid(), process.startTicks())) : Optional.empty();
     }
-
-    private static Optional<TaskStatsTarget> fromPid(String allocId, String task, String job, String taskGroup,
-            String namespace, Map<String, String> driverState) {
-        try {
-            long pid = Long.parseLong(driverState.getOrDefault("pid", ""));
-            long startTicks = Long.parseLong(driverState.getOrDefault("start_ticks", "0"));
-            return pid > 0 ? Optional.of(new TaskStatsTarget(allocId, task, job, taskGroup, namespace, CgroupVersion.NONE,
-                    Map.of(), pid, Math.max(0, startTicks))) : Optional.empty();
-        } catch (NumberFormatException noPid) {
-            return Optional.empty();
-        }
-    }
-
-    /** driverState key of a foreign cgroup's version ({@code 1} or {@code 2}); see {@link #fromDriverState}. */
-    public static final String STATE_CGROUP_VERSION = "cgroup_version";
 
     /** The registry key. */
     public TaskKey key() {

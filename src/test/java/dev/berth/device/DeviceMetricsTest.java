@@ -70,6 +70,12 @@ class DeviceMetricsTest {
         values.put("Memory state", StatValue.ofIntFraction(usedMiB, totalMiB, "MiB", ""));
         values.put("Power usage", StatValue.notAvailable("W", ""));
         values.put("Temperature", StatValue.ofInt(41, "C", ""));
+        if (utilization > 0) { // a busy GPU that counted uncorrected ECC errors; an idle one without ECC reports none
+            values.put("ECC L1 errors", StatValue.ofInt(0, "#", ""));
+            values.put("ECC memory errors", StatValue.ofInt(2, "#", ""));
+        } else {
+            values.put("ECC memory errors", StatValue.notAvailable("#", ""));
+        }
         return new DeviceStats(values.get("Memory state"), StatObject.of(values), Instant.EPOCH);
     }
 
@@ -87,6 +93,9 @@ class DeviceMetricsTest {
                 .contains("berth_device_memory_used_bytes{alloc_id=\"\",instance=\"g1\",job=\"\",model=\"Tesla T4\",task=\"\",type=\"gpu\",vendor=\"nvidia\"} 1.073741824E9")
                 .contains("berth_device_memory_total_bytes{alloc_id=\"\",instance=\"g2\"")
                 .contains("berth_device_temperature_celsius{")
+                // the errors a GPU counted, summed; a GPU without ECC has no series
+                .contains("berth_device_ecc_errors{alloc_id=\"\",instance=\"g1\",job=\"\",model=\"Tesla T4\",task=\"\",type=\"gpu\",vendor=\"nvidia\"} 2.0")
+                .doesNotContain("berth_device_ecc_errors{alloc_id=\"\",instance=\"g2\"")
                 // power is N/A: no series rather than a NaN one
                 .doesNotContain("berth_device_power_watts");
 

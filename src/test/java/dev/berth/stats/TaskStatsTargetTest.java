@@ -28,19 +28,19 @@ class TaskStatsTargetTest {
         CgroupManager cgroups = new CgroupManager(new CgroupMounts(Map.of(), root), new NodeIdentity("node-1"), d -> { });
         TaskCgroup cgroup = cgroups.create("a1", "web", CgroupLimits.none()).orElseThrow();
 
-        TaskStatsTarget fromCgroup = TaskStatsTarget.fromDriverState("a1", "web", "j", "g", "",
-                Map.of("cgroup", cgroup.name(), "pid", "42", "start_ticks", "7"), cgroups).orElseThrow();
+        TaskStatsTarget fromCgroup = TaskStatsTarget.forTask("a1", "web", "j", "g", "",
+                process(Map.of("cgroup", cgroup.name(), "pid", "42", "start_ticks", "7")), cgroups).orElseThrow();
         assertThat(fromCgroup.cgroupVersion()).isEqualTo(CgroupVersion.V2);
         assertThat(fromCgroup.cgroupDirs()).isEqualTo(cgroup.dirs());
         assertThat(fromCgroup.namespace()).isEqualTo("default");
 
-        TaskStatsTarget fromPid = TaskStatsTarget.fromDriverState("a1", "web", "j", "g", "ns",
-                Map.of("cgroup", "", "pid", "42", "start_ticks", "7"), cgroups).orElseThrow();
+        TaskStatsTarget fromPid = TaskStatsTarget.forTask("a1", "web", "j", "g", "ns",
+                process(Map.of("cgroup", "", "pid", "42", "start_ticks", "7")), cgroups).orElseThrow();
         assertThat(fromPid.cgroupVersion()).isEqualTo(CgroupVersion.NONE);
         assertThat(fromPid.rootPid()).isEqualTo(42);
         assertThat(fromPid.startTicks()).isEqualTo(7);
 
-        assertThat(TaskStatsTarget.fromDriverState("a1", "mock", "j", "g", "ns", Map.of(), cgroups)).isEmpty();
+        assertThat(TaskStatsTarget.forTask("a1", "mock", "j", "g", "ns", process(Map.of()), cgroups)).isEmpty();
     }
 
     @Test
@@ -50,16 +50,16 @@ class TaskStatsTargetTest {
         CgroupManager v1 = new CgroupManager(new CgroupMounts(Map.of("memory", root.resolve("memory"),
                 "cpuacct", root.resolve("cpuacct")), null), new NodeIdentity("node-1"), d -> { });
 
-        TaskStatsTarget docker = TaskStatsTarget.fromDriverState("a1", "web", "j", "g", "",
-                Map.of("cgroup", "docker/c0ffee", "cgroup_version", "1", "pid", "42", "start_ticks", "7"), v1).orElseThrow();
+        TaskStatsTarget docker = TaskStatsTarget.forTask("a1", "web", "j", "g", "",
+                process(Map.of("cgroup", "docker/c0ffee", "cgroup_version", "1", "pid", "42", "start_ticks", "7")), v1).orElseThrow();
         assertThat(docker.cgroupVersion()).isEqualTo(CgroupVersion.V1);
         assertThat(docker.cgroupDirs()).isEqualTo(Map.of("memory", memory, "cpuacct", cpuacct));
         assertThat(docker.rootPid()).isZero();
 
         Path scope = Files.createDirectories(root.resolve("v2/system.slice/docker-c0ffee.scope"));
         CgroupManager v2 = new CgroupManager(new CgroupMounts(Map.of(), root.resolve("v2")), new NodeIdentity("node-1"), d -> { });
-        TaskStatsTarget systemd = TaskStatsTarget.fromDriverState("a1", "web", "j", "g", "",
-                Map.of("cgroup", "system.slice/docker-c0ffee.scope", "cgroup_version", "2", "pid", "42"), v2).orElseThrow();
+        TaskStatsTarget systemd = TaskStatsTarget.forTask("a1", "web", "j", "g", "",
+                process(Map.of("cgroup", "system.slice/docker-c0ffee.scope", "cgroup_version", "2", "pid", "42")), v2).orElseThrow();
         assertThat(systemd.cgroupVersion()).isEqualTo(CgroupVersion.V2);
         assertThat(systemd.cgroupDirs()).isEqualTo(Map.of(TaskCgroup.UNIFIED, scope));
 
@@ -68,11 +68,16 @@ class TaskStatsTargetTest {
                 Map.of("cgroup", "docker/c0ffee", "cgroup_version", "2", "pid", "42"),
                 Map.of("cgroup", "docker/gone", "cgroup_version", "1", "pid", "42"),
                 Map.of("cgroup", "docker/../../etc", "cgroup_version", "1", "pid", "42"))) {
-            assertThat(TaskStatsTarget.fromDriverState("a1", "web", "j", "g", "", state, v1).orElseThrow())
+            assertThat(TaskStatsTarget.forTask("a1", "web", "j", "g", "", process(state), v1).orElseThrow())
                     .as(state.toString()).satisfies(t -> {
                         assertThat(t.cgroupVersion()).isEqualTo(CgroupVersion.NONE);
                         assertThat(t.rootPid()).isEqualTo(42);
                     });
         }
+    }
+
+    /** The handle's state as the process drivers write it, read the one way the agent reads it. */
+    private static dev.berth.host.TaskProcess process(Map<String, String> driverState) {
+        return dev.berth.driver.TaskHandles.process(new dev.berth.driver.TaskHandle("raw_exec", "a1/web", null, driverState));
     }
 }

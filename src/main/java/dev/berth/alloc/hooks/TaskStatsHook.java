@@ -44,8 +44,8 @@ class TaskStatsHook implements TaskPoststartHook, TaskExitedHook, TaskStopHook {
                 : alloc.job().name() != null && !alloc.job().name().isEmpty() ? alloc.job().name() : alloc.job().id();
         String namespace = alloc.namespace() != null && !alloc.namespace().isEmpty() ? alloc.namespace()
                 : alloc.job() == null ? null : alloc.job().namespace();
-        TaskStatsTarget.fromDriverState(alloc.id(), context.task().name(), job, context.group().name(), namespace,
-                handle.driverState(), cgroups).ifPresent(collector::register);
+        TaskStatsTarget.forTask(alloc.id(), context.task().name(), job, context.group().name(), namespace,
+                (context.driver() == null ? dev.berth.driver.TaskHandles.process(handle) : context.driver().process(handle)), cgroups).ifPresent(collector::register);
     }
 
     @Override

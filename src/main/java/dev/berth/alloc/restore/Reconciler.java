@@ -86,11 +86,11 @@ public final class Reconciler {
                     TaskHandle attached = driver.recover(h);
                     driver.destroy(attached, true);
                     killed++;
-                    log.warn("killed a task no allocation accounts for: driver={} task={} state={}", driver.name(), h.taskId(),
-                            h.driverState());
+                    log.warn("killed a task no allocation accounts for: driver={} task={} process={}", driver.name(), h.taskId(),
+                            driver.process(h));
                 } catch (Exception e) {
                     failed++;
-                    log.error("could not kill unknown task: driver={} task={} state={}", driver.name(), h.taskId(), h.driverState(), e);
+                    log.error("could not kill unknown task: driver={} task={} process={}", driver.name(), h.taskId(), driver.process(h), e);
                 }
             }
         }
@@ -140,8 +140,8 @@ public final class Reconciler {
             String task = allocAndTask.substring(slash + 1);
             if (local.handle() != null && !stoppedAllocs.contains(allocId) && listed.getOrDefault(allocId, Set.of()).contains(task)) {
                 TaskHandle h = local.handle();
-                String identity = drivers.driver(h.driver()).map(d -> d.taskIdentity(h))
-                        .orElseGet(() -> h.driverState().getOrDefault("pid", "") + ":" + h.driverState().getOrDefault("start_ticks", ""));
+                // a driver that is gone lists no live task, so its handles need no identity that could match one
+                String identity = drivers.driver(h.driver()).map(d -> d.taskIdentity(h)).orElse(h.taskId());
                 known.add(h.driver() + ":" + identity);
             }
         });

@@ -23,8 +23,8 @@ public record ContainerCgroup(int version, String path) {
      * hierarchy root <em>without</em> a leading slash, like the exec driver's {@code TaskCgroup.name()}, so
      * {@code mount.resolve(cgroup)} works for both.
      */
-    public static final String STATE_VERSION = "cgroup_version";
-    public static final String STATE_PATH = "cgroup";
+    public static final String STATE_VERSION = dev.berth.driver.TaskHandles.CGROUP_VERSION;
+    public static final String STATE_PATH = dev.berth.driver.TaskHandles.CGROUP;
 
     public ContainerCgroup {
         if (version != 1 && version != 2) {

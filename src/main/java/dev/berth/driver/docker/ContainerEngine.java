@@ -19,6 +19,7 @@ import org.slf4j.LoggerFactory;
 import dev.berth.driver.DriverException;
 import dev.berth.host.ProcStat;
 import dev.berth.driver.TaskHandle;
+import dev.berth.driver.TaskHandles;
 
 /** Stateless engine calls the driver makes around a container: image presence, stale names, what to persist. */
 final class ContainerEngine {
@@ -91,9 +92,9 @@ final class ContainerEngine {
             Long pid = inspect.getState().getPidLong();
             Optional<ContainerCgroup> cgroup = Optional.empty();
             if (pid != null && pid > 0) {
-                state.put("pid", pid.toString());
+                state.put(TaskHandles.PID, pid.toString());
                 // pid + start time let a /proc-based reader tell the container's init from a recycled pid
-                ProcStat.read(pid).ifPresent(stat -> state.put("start_ticks", Long.toString(stat.startTicks())));
+                ProcStat.read(pid).ifPresent(stat -> state.put(TaskHandles.START_TICKS, Long.toString(stat.startTicks())));
                 cgroup = ContainerCgroup.ofPid(pid);
             }
             // a task that already exited has no pid to look at: derive the path from the engine's cgroup layout

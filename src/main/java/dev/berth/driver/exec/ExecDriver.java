@@ -21,6 +21,7 @@ import dev.berth.driver.HealthState;
 import dev.berth.driver.TaskConfig;
 import dev.berth.driver.TaskConfigValidationException;
 import dev.berth.driver.TaskHandle;
+import dev.berth.driver.TaskHandles;
 import dev.berth.driver.hostexec.HostExecDriver;
 import dev.berth.driver.rawexec.BinaryLookup;
 import dev.berth.driver.rawexec.RawExecDriver;
@@ -45,7 +46,7 @@ public class ExecDriver implements HostExecDriver, AutoCloseable {
 
     public static final String NAME = "exec";
     static final String STATE_CGROUP = "cgroup";
-    static final String STATE_CGROUP_VERSION = "cgroup_version";
+    static final String STATE_CGROUP_VERSION = TaskHandles.CGROUP_VERSION;
     static final String STATE_OOM_BASE = "oom_kill_base";
 
     /**

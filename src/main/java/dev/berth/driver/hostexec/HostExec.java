@@ -19,6 +19,7 @@ import org.slf4j.LoggerFactory;
 import dev.berth.driver.DriverException;
 import dev.berth.driver.ExecSession;
 import dev.berth.driver.TaskHandle;
+import dev.berth.driver.TaskHandles;
 import dev.berth.host.ProcStat;
 import dev.berth.host.cgroup.TaskCgroup;
 
@@ -56,8 +57,8 @@ public final class HostExec {
         long pid;
         long startTicks;
         try {
-            pid = Long.parseLong(handle.driverState().getOrDefault("pid", ""));
-            startTicks = Long.parseLong(handle.driverState().getOrDefault("start_ticks", ""));
+            pid = Long.parseLong(handle.driverState().getOrDefault(TaskHandles.PID, ""));
+            startTicks = Long.parseLong(handle.driverState().getOrDefault(TaskHandles.START_TICKS, ""));
         } catch (NumberFormatException e) {
             throw new DriverException("task " + handle.taskId() + " has no process to exec in", false);
         }

@@ -28,6 +28,7 @@ import dev.berth.driver.ProcessSignals;
 import dev.berth.driver.TaskConfig;
 import dev.berth.driver.TaskConfigValidationException;
 import dev.berth.driver.TaskHandle;
+import dev.berth.driver.TaskHandles;
 import dev.berth.driver.TaskNotFoundException;
 import dev.berth.driver.hostexec.HostExecDriver;
 import dev.berth.host.ProcStat;
@@ -41,11 +42,10 @@ import dev.berth.host.cgroup.OomKills;
  * Nomad's {@code raw_exec}: runs the task's program as a host process, without isolation, in its own session and
  * process group (see {@link ExitShim} for the launch line and how the exit status survives an agent restart).
  *
- * <p>{@link TaskHandle#driverState()} keys: {@code pid} (session leader), {@code pgid}, {@code start_ticks} (field 22 of
- * {@code /proc/<pid>/stat}), {@code cgroup} (the task cgroup's {@link TaskCgroup#name()}, empty without cgroups) and
- * {@code exit_file}. raw_exec puts each task in its own cgroup without limits (Nomad's raw_exec is not isolated): exact
- * stats and a kill that catches every descendant. When the task exits, whatever it left running in its cgroup is killed
- * and the cgroup removed before the exit is reported. {@code alloc exec} runs in that cgroup too (HostExec).
+ * <p>State keys: {@code pid} (session leader), {@code pgid}, {@code start_ticks}, {@code cgroup} (the task cgroup's
+ * {@link TaskCgroup#name()}, empty without cgroups) and {@code exit_file}. raw_exec puts each task in its own cgroup
+ * without limits (Nomad's raw_exec is not isolated); the cgroup gives exact stats and a kill that catches every
+ * descendant. When the task exits, whatever it left running in its cgroup is killed and the cgroup removed first. {@code alloc exec} runs in that cgroup too ({@link HostExecDriver}).
  */
 public class RawExecDriver implements HostExecDriver, AutoCloseable {
 
@@ -186,10 +186,10 @@ public class RawExecDriver implements HostExecDriver, AutoCloseable {
         // The start time does not change across the execs of setsid/env/sh, so reading it now is exact.
         long startTicks = ProcStat.read(pid).map(ProcStat::startTicks).orElse(-1L);
         Map<String, String> state = new LinkedHashMap<>();
-        state.put("pid", Integer.toString(pid));
+        state.put(TaskHandles.PID, Integer.toString(pid));
         state.put("pgid", Integer.toString(pid));
-        state.put("start_ticks", Long.toString(startTicks));
-        state.put("cgroup", cgroup.map(TaskCgroup::name).orElse(""));
+        state.put(TaskHandles.START_TICKS, Long.toString(startTicks));
+        state.put(TaskHandles.CGROUP, cgroup.map(TaskCgroup::name).orElse(""));
         state.put("exit_file", exitFile.toString());
         TaskHandle handle = new TaskHandle(NAME, task.id(), clock.instant(), state);
         RawTask running = new RawTask(handle, pid, pid, startTicks, exitFile);
@@ -242,7 +242,8 @@ public class RawExecDriver implements HostExecDriver, AutoCloseable {
         } else {
             // The leader is gone; anything it left behind in its group goes with it (Nomad kills the process group).
             ProcessSignals.signalGroup(task.pgid, Signals.SIGKILL);
-        } // ...and whatever left the group (setsid'd or daemonised descendants) goes with the cgroup:
+        }
+        // ...and whatever left the group (setsid'd or daemonised descendants) goes with the cgroup.
         cgroupOf(handle).ifPresent(TaskCgroup::killAll);
     }
 
@@ -263,7 +264,7 @@ public class RawExecDriver implements HostExecDriver, AutoCloseable {
 
     @Override
     public Optional<TaskCgroup> cgroupOf(TaskHandle handle) {
-        return cgroups == null ? Optional.empty() : cgroups.find(handle.driverState().get("cgroup"));
+        return cgroups == null ? Optional.empty() : cgroups.find(handle.driverState().get(TaskHandles.CGROUP));
     }
 
     @Override
@@ -303,8 +304,8 @@ public class RawExecDriver implements HostExecDriver, AutoCloseable {
         int pid;
         long startTicks;
         try {
-            pid = Integer.parseInt(s.getOrDefault("pid", ""));
-            startTicks = Long.parseLong(s.getOrDefault("start_ticks", ""));
+            pid = Integer.parseInt(s.getOrDefault(TaskHandles.PID, ""));
+            startTicks = Long.parseLong(s.getOrDefault(TaskHandles.START_TICKS, ""));
         } catch (NumberFormatException ex) {
             throw new TaskNotFoundException(handle.taskId());
         }
@@ -339,7 +340,7 @@ public class RawExecDriver implements HostExecDriver, AutoCloseable {
                     ? new ExitResult(128 + Signals.SIGKILL, Signals.SIGKILL, false, null)
                     : new ExitResult(0, 0, false, "task exited while detached; its exit status was not recorded"));
             if (cgroups != null) {
-                cgroups.find(task.handle.driverState().get("cgroup")).ifPresent(Cleanup::removeQuietly);
+                cgroups.find(task.handle.driverState().get(TaskHandles.CGROUP)).ifPresent(Cleanup::removeQuietly);
             }
             task.exit.complete(exit);
             task.cancelWatch();

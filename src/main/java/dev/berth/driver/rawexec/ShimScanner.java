@@ -14,6 +14,7 @@ import java.util.Optional;
 
 import dev.berth.host.ProcStat;
 import dev.berth.driver.TaskHandle;
+import dev.berth.driver.TaskHandles;
 
 /**
  * Finds raw_exec tasks on the host from {@code /proc} alone (for crash reconciliation at start-up). Every task runs under the
@@ -69,10 +70,10 @@ final class ShimScanner {
 
     private static TaskHandle handle(int pid, ProcStat stat, String exitFile, Instant now) {
         Map<String, String> state = new LinkedHashMap<>();
-        state.put("pid", Integer.toString(pid));
+        state.put(TaskHandles.PID, Integer.toString(pid));
         state.put("pgid", Integer.toString(pid));
-        state.put("start_ticks", Long.toString(stat.startTicks()));
-        state.put("cgroup", "");
+        state.put(TaskHandles.START_TICKS, Long.toString(stat.startTicks()));
+        state.put(TaskHandles.CGROUP, "");
         state.put("exit_file", exitFile);
         // The task id is not recoverable exactly from the file name (it is sanitized); the unique exit file stands in.
         return new TaskHandle(RawExecDriver.NAME, "unknown:" + exitFile, now, state);
