@@ -20,9 +20,16 @@ JAR=$(ls target/berth-*.jar | grep -v original | head -1)
 AGENT=$!
 cleanup() {
   curl -s -o /dev/null -X DELETE "$BASE/v1/job/bench?purge=true" || true
-  sleep 5
+  # the agent keeps its tasks running across its own restart: stop them before it goes, or they outlive the benchmark
+  for _ in $(seq 1 240); do
+    live=$(curl -s "$BASE/v1/client/allocations" | python3 -c "import json,sys; print(sum(1 for x in json.load(sys.stdin) if x['ClientStatus'] in ('running','pending')))" 2>/dev/null || echo 0)
+    [ "$live" = 0 ] && break
+    sleep 0.5
+  done
   kill "$AGENT" 2>/dev/null || true
   wait "$AGENT" 2>/dev/null || true
+  # secrets/ and private/ are tmpfs mounts when the agent runs as root
+  awk -v d="$DATA" '$2 ~ "^"d {print $2}' /proc/mounts | sort -r | while read -r m; do umount "$m" 2>/dev/null || true; done
   [ -n "${KEEP:-}" ] || rm -rf "$DATA"
 }
 trap cleanup EXIT
@@ -37,7 +44,7 @@ job() { # $1 = marker
   cat <<JSON
 {"Job":{"ID":"bench","Type":"service","TaskGroups":[{"Name":"g","Count":$COUNT,"Update":{"MaxParallel":$COUNT},
  "Tasks":[{"Name":"t","Driver":"raw_exec","Config":{"command":"/bin/sleep","args":["3600"]},
-   "Env":{"MARKER":"$1"},"Resources":{"CPU":1,"MemoryMB":4}}]}]}}
+   "Env":{"MARKER":"$1"},"Resources":{"CPU":1,"MemoryMB":10}}]}]}}
 JSON
 }
 now() { date +%s.%N; }

@@ -11,6 +11,7 @@ import dev.berth.alloc.admission.AdmissionException;
 import dev.berth.alloc.fs.FsAccessException;
 import dev.berth.alloc.gc.NotEligibleForGcException;
 import dev.berth.alloc.spec.SpecValidationException;
+import dev.berth.job.JobException;
 
 /**
  * The one mapping from the feature packages' exceptions (named for what went wrong) to HTTP: each becomes an RFC 9457
@@ -22,7 +23,7 @@ final class DomainErrors {
     /** The exception types mapped here (the advice's handler is declared for exactly these). */
     static final Class<?>[] TYPES = {SpecValidationException.class, AdmissionException.class, UnknownAllocException.class,
             UnknownTaskException.class, InvalidLifecycleRequestException.class, AllocStateException.class, FsAccessException.class,
-            NotEligibleForGcException.class};
+            NotEligibleForGcException.class, JobException.class};
 
     private DomainErrors() {
     }
@@ -51,6 +52,11 @@ final class DomainErrors {
                 case FORBIDDEN -> of(HttpStatus.FORBIDDEN, "Permission denied", f.getMessage());
                 case MALFORMED -> of(HttpStatus.BAD_REQUEST, "Bad request", f.getMessage());
                 case NOT_FOUND -> of(HttpStatus.NOT_FOUND, "Not found", f.getMessage());
+            };
+            case JobException j -> switch (j.kind()) {
+                case INVALID -> of(HttpStatus.BAD_REQUEST, "Invalid job request", j.getMessage());
+                case NOT_FOUND -> of(HttpStatus.NOT_FOUND, "Not found", j.getMessage());
+                case STALE_INDEX -> of(HttpStatus.CONFLICT, "Job modified since the given index", j.getMessage());
             };
             default -> null;
         };

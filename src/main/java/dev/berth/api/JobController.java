@@ -34,6 +34,7 @@ import dev.berth.events.Topic;
 import dev.berth.job.JobDefaults;
 import dev.berth.job.JobException;
 import dev.berth.job.JobService;
+import dev.berth.job.PeriodicLauncher;
 import dev.berth.job.hcl.JobspecParser;
 
 /**
@@ -44,14 +45,16 @@ import dev.berth.job.hcl.JobspecParser;
 class JobController {
 
     private final JobService jobs;
+    private final PeriodicLauncher periodic;
     private final BlockingQueries queries;
     private final String nodeId;
     private final String nodeName;
     private final JsonMapper json = JsonMapper.builder().build();
     private final JobspecParser parser = new JobspecParser();
 
-    JobController(JobService jobs, BlockingQueries queries, NodeIdentity node, BerthProperties props) {
+    JobController(JobService jobs, PeriodicLauncher periodic, BlockingQueries queries, NodeIdentity node, BerthProperties props) {
         this.jobs = jobs;
+        this.periodic = periodic;
         this.queries = queries;
         this.nodeId = node.id();
         this.nodeName = props.name();
@@ -74,15 +77,15 @@ class JobController {
     }
 
     @RequestMapping(path = "/v1/jobs", method = {RequestMethod.PUT, RequestMethod.POST})
-    ObjectNode register(@RequestBody String raw) {
+    ObjectNode register(@RequestBody String raw) throws JobException {
         JsonNode body = body(raw);
         JsonNode job = body.path("Job");
         Long enforce = body.path("EnforceIndex").asBoolean(false) ? body.path("JobModifyIndex").asLong(0) : null;
-        return result(call(() -> jobs.register(job.isObject() ? job : null, enforce)));
+        return result(jobs.register(job.isObject() ? job : null, enforce));
     }
 
     @RequestMapping(path = "/v1/job/{id}", method = {RequestMethod.PUT, RequestMethod.POST})
-    ObjectNode registerAt(@PathVariable String id, @RequestBody String raw) {
+    ObjectNode registerAt(@PathVariable String id, @RequestBody String raw) throws JobException {
         JsonNode body = body(raw);
         if (body.path("Job").isObject() && !id.equals(body.path("Job").path("ID").asString())) {
             throw new ApiException.BadRequest("Job ID does not match name");
@@ -92,8 +95,46 @@ class JobController {
 
     @DeleteMapping("/v1/job/{id}")
     ObjectNode deregister(@PathVariable String id, @RequestParam(defaultValue = "default") String namespace,
-                          @RequestParam(defaultValue = "false") boolean purge) {
-        return result(call(() -> jobs.deregister(namespace, id, purge)));
+                          @RequestParam(defaultValue = "false") boolean purge) throws JobException {
+        return result(jobs.deregister(namespace, id, purge));
+    }
+
+    /** Nomad's {@code /v1/job/{id}/periodic/force}: launches a child of a periodic job now ({@code PeriodicForceResponse}). */
+    @RequestMapping(path = "/v1/job/{id}/periodic/force", method = {RequestMethod.PUT, RequestMethod.POST})
+    ObjectNode periodicForce(@PathVariable String id, @RequestParam(defaultValue = "default") String namespace) throws JobException {
+        JobService.Result r = periodic.force(namespace, id);
+        ObjectNode o = json.createObjectNode();
+        o.put("EvalID", r.evalId());
+        o.put("EvalCreateIndex", r.evalCreateIndex());
+        o.put("Index", r.index());
+        return o;
+    }
+
+    /** Nomad's {@code /v1/job/{id}/dispatch}: {@code Payload} (base64) and {@code Meta} → {@code JobDispatchResponse}. */
+    @RequestMapping(path = "/v1/job/{id}/dispatch", method = {RequestMethod.PUT, RequestMethod.POST})
+    ObjectNode dispatch(@PathVariable String id, @RequestBody(required = false) String raw,
+                        // after the body: with curl's form Content-Type, reading a parameter first would consume the body
+                        @RequestParam(defaultValue = "default") String namespace) throws JobException {
+        JsonNode body = raw == null || raw.isBlank() ? json.createObjectNode() : body(raw);
+        if (body.hasNonNull("JobID") && !id.equals(body.path("JobID").asString())) {
+            throw new ApiException.BadRequest("Job ID does not match");
+        }
+        byte[] payload;
+        try {
+            payload = body.hasNonNull("Payload") ? java.util.Base64.getDecoder().decode(body.path("Payload").asString()) : new byte[0];
+        } catch (IllegalArgumentException e) {
+            throw new ApiException.BadRequest("Failed to decode body: Payload is not base64: " + e.getMessage());
+        }
+        java.util.Map<String, String> meta = new java.util.LinkedHashMap<>();
+        body.path("Meta").properties().forEach(e -> meta.put(e.getKey(), e.getValue().asString()));
+        JobService.Dispatched d = jobs.dispatch(namespace, id, payload, meta);
+        ObjectNode o = json.createObjectNode();
+        o.put("DispatchedJobID", d.dispatchedJobId());
+        o.put("EvalID", d.evalId());
+        o.put("EvalCreateIndex", d.evalCreateIndex());
+        o.put("JobCreateIndex", d.jobCreateIndex());
+        o.put("Index", d.index());
+        return o;
     }
 
     @GetMapping("/v1/jobs")
@@ -101,10 +142,12 @@ class JobController {
                                                              @RequestParam(defaultValue = "default") String namespace,
                                                              @RequestParam(defaultValue = "0") long index,
                                                              @RequestParam(required = false) String wait) {
-        return blocking(index, wait, Topic.Job, () -> jobs.jobs().stream()
+        // each stub carries its JobSummary, so the listing moves with the allocations' statuses too (the UI polls it)
+        return blocking(index, wait, JobController::jobOrAllocation, () -> jobs.jobs().stream()
                 .filter(j -> j.path("ID").asString().startsWith(prefix))
                 .filter(j -> "*".equals(namespace) || namespace.equals(j.path("Namespace").asString()))
-                .map(this::stub).toList(), l -> l.stream().mapToLong(j -> j.path("ModifyIndex").asLong()).max().orElse(0));
+                .map(j -> new Summarized(stub(j), jobs.summaryIndex(j))).toList(),
+                l -> l.stream().mapToLong(Summarized::index).max().orElse(0), l -> l.stream().map(Summarized::stub).toList());
     }
 
     @GetMapping("/v1/job/{id}")
@@ -112,6 +155,14 @@ class JobController {
                                                       @RequestParam(defaultValue = "0") long index,
                                                       @RequestParam(required = false) String wait) {
         return blocking(index, wait, Topic.Job, () -> job(namespace, id), j -> j.path("ModifyIndex").asLong());
+    }
+
+    /** A job stub with the index its summary answers for. */
+    private record Summarized(ObjectNode stub, long index) {
+    }
+
+    private static boolean jobOrAllocation(dev.berth.events.Change c) {
+        return c.topic() == Topic.Job || c.topic() == Topic.Allocation;
     }
 
     @GetMapping("/v1/job/{id}/versions")
@@ -128,7 +179,10 @@ class JobController {
     CompletableFuture<ResponseEntity<ObjectNode>> summary(@PathVariable String id, @RequestParam(defaultValue = "default") String namespace,
                                                           @RequestParam(defaultValue = "0") long index,
                                                           @RequestParam(required = false) String wait) {
-        return blocking(index, wait, null, () -> jobs.summary(job(namespace, id)), s -> s.path("ModifyIndex").asLong());
+        return blocking(index, wait, JobController::jobOrAllocation, () -> {
+            ObjectNode job = job(namespace, id);
+            return new Summarized(jobs.summary(job), jobs.summaryIndex(job));
+        }, Summarized::index, Summarized::stub);
     }
 
     @GetMapping("/v1/job/{id}/allocations")
@@ -150,13 +204,13 @@ class JobController {
     }
 
     @RequestMapping(path = "/v1/job/{id}/plan", method = {RequestMethod.PUT, RequestMethod.POST})
-    ObjectNode plan(@PathVariable String id, @RequestBody String raw) {
+    ObjectNode plan(@PathVariable String id, @RequestBody String raw) throws JobException {
         JsonNode body = body(raw);
         JsonNode job = body.path("Job");
         if (job.isObject() && !id.equals(job.path("ID").asString())) {
             throw new ApiException.BadRequest("Job ID does not match");
         }
-        return call(() -> jobs.plan(job.isObject() ? job : null));
+        return jobs.plan(job.isObject() ? job : null);
     }
 
     @GetMapping("/v1/evaluations")
@@ -219,14 +273,21 @@ class JobController {
 
     private <T> CompletableFuture<ResponseEntity<T>> blocking(long index, String wait, Topic topic, Supplier<T> read,
                                                              Function<T, Long> indexOf) {
-        Supplier<Indexed<T>> indexed = () -> {
-            T v = read.get();
+        return blocking(index, wait, c -> topic == null || c.topic() == topic, read, indexOf, Function.identity());
+    }
+
+    /** A blocking read of {@code read}, answering {@code body} of it with {@code indexOf} of it as X-Nomad-Index. */
+    private <R, T> CompletableFuture<ResponseEntity<T>> blocking(long index, String wait,
+                                                                java.util.function.Predicate<dev.berth.events.Change> watch,
+                                                                Supplier<R> read, Function<R, Long> indexOf, Function<R, T> body) {
+        Supplier<Indexed<R>> indexed = () -> {
+            R v = read.get();
             return new Indexed<>(v, Math.max(1, indexOf.apply(v)));
         };
         indexed.get(); // a 404 is thrown here, before any wait
-        return queries.query(index, parseWait(wait), c -> topic == null || c.topic() == topic, indexed)
+        return queries.query(index, parseWait(wait), watch, indexed)
                 .thenApply(v -> ResponseEntity.ok().header("X-Nomad-Index", Long.toString(v.index()))
-                        .header("X-Nomad-KnownLeader", "false").header("X-Nomad-LastContact", "0").body(v.value()));
+                        .header("X-Nomad-KnownLeader", "false").header("X-Nomad-LastContact", "0").body(body.apply(v.value())));
     }
 
     static Duration parseWait(String wait) {
@@ -246,19 +307,6 @@ class JobController {
             };
         } catch (NumberFormatException | StringIndexOutOfBoundsException e) {
             throw new ApiException.BadRequest("Invalid wait time: " + wait);
-        }
-    }
-
-    @FunctionalInterface
-    interface JobCall<T> {
-        T get() throws JobException;
-    }
-
-    static <T> T call(JobCall<T> c) {
-        try {
-            return c.get();
-        } catch (JobException e) {
-            throw new ApiException(HttpStatus.valueOf(e.status()), e.getMessage());
         }
     }
 }

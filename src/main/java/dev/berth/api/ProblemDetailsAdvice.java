@@ -11,7 +11,6 @@ import org.slf4j.LoggerFactory;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.HttpStatusCode;
-import org.springframework.http.MediaType;
 import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
 import org.springframework.http.converter.HttpMessageNotReadableException;
@@ -82,10 +81,12 @@ class ProblemDetailsAdvice extends ResponseEntityExceptionHandler {
     @ExceptionHandler({dev.berth.alloc.spec.SpecValidationException.class, dev.berth.alloc.admission.AdmissionException.class,
             dev.berth.alloc.AllocExceptions.UnknownAllocException.class, dev.berth.alloc.AllocExceptions.UnknownTaskException.class,
             dev.berth.alloc.AllocExceptions.InvalidLifecycleRequestException.class, dev.berth.alloc.AllocExceptions.AllocStateException.class,
-            dev.berth.alloc.fs.FsAccessException.class, dev.berth.alloc.gc.NotEligibleForGcException.class})
-    ResponseEntity<Object> domain(Exception ex) {
+            dev.berth.alloc.fs.FsAccessException.class, dev.berth.alloc.gc.NotEligibleForGcException.class,
+            dev.berth.job.JobException.class})
+    ResponseEntity<Object> domain(Exception ex, WebRequest request) {
         ProblemDetail body = DomainErrors.problem(ex);
-        return ResponseEntity.status(body.getStatus()).contentType(MediaType.APPLICATION_PROBLEM_JSON).body(body);
+        // negotiated like every other problem: JSON, or Nomad's plain text for Nomad's own clients (NomadErrorText)
+        return handleExceptionInternal(ex, body, new HttpHeaders(), HttpStatusCode.valueOf(body.getStatus()), request);
     }
 
     /** Service-level {@code @Validated} failures are the client's fault, like request-body validation. */

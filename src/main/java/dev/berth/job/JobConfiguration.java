@@ -31,6 +31,39 @@ class JobConfiguration {
         return new JobService(registry, scheduler, allocs);
     }
 
+    @Bean(destroyMethod = "close")
+    PeriodicLauncher periodicLauncher(JobRegistry registry, JobStore store, Clock clock, JobService service) {
+        PeriodicLauncher launcher = new PeriodicLauncher(registry, store, clock, service::registerChild);
+        service.nextLaunch(launcher::nextLaunch);
+        return launcher;
+    }
+
+    /** Periodic launches start with the scheduler (phase 10) and, like it, survive a stop and a start. */
+    @Bean
+    SmartLifecycle periodicLauncherLifecycle(PeriodicLauncher launcher) {
+        return new SmartLifecycle() {
+            @Override
+            public void start() {
+                launcher.start();
+            }
+
+            @Override
+            public void stop() {
+                launcher.close();
+            }
+
+            @Override
+            public boolean isRunning() {
+                return launcher.running();
+            }
+
+            @Override
+            public int getPhase() {
+                return 11;
+            }
+        };
+    }
+
     /** The scheduler starts after alloc restore (phase 0) so its first pass sees every restored allocation. */
     @Bean
     SmartLifecycle jobSchedulerLifecycle(LocalScheduler scheduler) {

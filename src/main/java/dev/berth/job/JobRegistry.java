@@ -46,6 +46,11 @@ public class JobRegistry {
         }
     }
 
+    /** The registry clock's time in Unix seconds (the stamp of a dispatched job's ID). */
+    long clockSeconds() {
+        return clock.instant().getEpochSecond();
+    }
+
     static String key(String namespace, String id) {
         return namespace + "\u0000" + id;
     }
@@ -66,7 +71,7 @@ public class JobRegistry {
         if (enforceIndex != null) {
             long have = current.map(j -> j.path("JobModifyIndex").asLong()).orElse(0L);
             if (have != enforceIndex) {
-                throw new JobException(409, current.isEmpty() && enforceIndex != 0
+                throw new JobException(JobException.Kind.STALE_INDEX, current.isEmpty() && enforceIndex != 0
                         ? "Enforcing job modify index " + enforceIndex + ": job does not exist"
                         : "Enforcing job modify index " + enforceIndex + ": job exists with conflicting job modify index: " + have);
             }

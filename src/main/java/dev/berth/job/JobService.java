@@ -24,6 +24,12 @@ public class JobService {
     private final LocalScheduler scheduler;
     private final AllocManager allocs;
     private final JsonMapper json = JsonMapper.builder().build();
+    private java.util.function.Function<JsonNode, Optional<java.time.Instant>> nextLaunch;
+
+    /** Where a plan learns a periodic job's next launch ({@link PeriodicLauncher#nextLaunch}). */
+    void nextLaunch(java.util.function.Function<JsonNode, Optional<java.time.Instant>> f) {
+        this.nextLaunch = f;
+    }
 
     public JobService(JobRegistry registry, LocalScheduler scheduler, AllocManager allocs) {
         this.registry = registry;
@@ -38,10 +44,11 @@ public class JobService {
     /** Registers (or updates) a job given as Nomad's job JSON. */
     public Result register(JsonNode jobJson, Long enforceIndex) throws JobException {
         if (!(jobJson instanceof ObjectNode raw)) {
-            throw new JobException(400, "Job must be specified");
+            throw new JobException(JobException.Kind.INVALID, "Job must be specified");
         }
         ObjectNode job = JobDefaults.canonicalize(raw.deepCopy());
         JobValidation.validate(job);
+        LocalScheduler.validateForPlacement(job);
         JobRegistry.Registered reg = registry.register(job, enforceIndex);
         ObjectNode eval = registry.createEval(reg.job(), "job-register");
         scheduler.kick(ns(reg.job()), id(reg.job()), eval.path("ID").asString());
@@ -49,9 +56,49 @@ public class JobService {
                 "", eval.path("CreateIndex").asLong());
     }
 
+    /**
+     * Registers a child derived from a periodic or parameterized job (already canonical) and evaluates it unless it is
+     * itself an active periodic job (Nomad creates no evaluation then).
+     */
+    public Result registerChild(ObjectNode child, String triggeredBy) throws JobException {
+        JobRegistry.Registered reg = registry.register(child, null);
+        if (PeriodicLauncher.active(reg.job())) {
+            return new Result("", 0, reg.job().path("JobModifyIndex").asLong(), "", reg.index());
+        }
+        ObjectNode eval = registry.createEval(reg.job(), triggeredBy);
+        scheduler.kick(ns(reg.job()), id(reg.job()), eval.path("ID").asString());
+        return new Result(eval.path("ID").asString(), eval.path("CreateIndex").asLong(), reg.job().path("JobModifyIndex").asLong(),
+                "", eval.path("CreateIndex").asLong());
+    }
+
+    /** Nomad's {@code JobDispatchResponse}. */
+    public record Dispatched(String dispatchedJobId, String evalId, long evalCreateIndex, long jobCreateIndex, long index) {
+    }
+
+    /**
+     * Nomad's {@code Job.Dispatch}: checks the payload and meta against the job's {@code parameterized} block (Nomad's
+     * error texts), derives {@code <id>/dispatch-<unix seconds>-<8 hex>} with {@code ParentID}, {@code Dispatched}, the
+     * merged meta and the payload, and registers it.
+     */
+    public Dispatched dispatch(String ns, String id, byte[] payload, Map<String, String> meta) throws JobException {
+        ObjectNode parent = registry.job(ns, id).orElseThrow(() -> new JobException(JobException.Kind.NOT_FOUND, "parameterized job not found"));
+        if (!parent.hasNonNull("ParameterizedJob") || parent.path("Dispatched").asBoolean()) {
+            throw new JobException(JobException.Kind.INVALID, "Specified job \"" + id + "\" is not a parameterized job");
+        }
+        if (parent.path("Stop").asBoolean()) {
+            throw new JobException(JobException.Kind.INVALID, "Specified job \"" + id + "\" is stopped");
+        }
+        Dispatch.validate(parent.path("ParameterizedJob"), payload, meta);
+        ObjectNode child = Dispatch.derive(parent, payload, meta, registry.clockSeconds());
+        Result r = registerChild(child, "job-register");
+        ObjectNode stored = registry.job(ns, id(child)).orElseThrow();
+        return new Dispatched(id(child), r.evalId(), r.evalCreateIndex(), stored.path("CreateIndex").asLong(),
+                stored.path("CreateIndex").asLong());
+    }
+
     /** Stops the job ({@code purge}: and forgets it once its allocations are stopped). */
     public Result deregister(String ns, String id, boolean purge) throws JobException {
-        ObjectNode job = registry.job(ns, id).orElseThrow(() -> new JobException(404, "job not found"));
+        ObjectNode job = registry.job(ns, id).orElseThrow(() -> new JobException(JobException.Kind.NOT_FOUND, "job not found"));
         ObjectNode stopped = job.deepCopy();
         stopped.put("Stop", true);
         JobRegistry.Registered reg = job.path("Stop").asBoolean() ? new JobRegistry.Registered(job, 0, false)
@@ -100,6 +147,18 @@ public class JobService {
         return out;
     }
 
+    /**
+     * The index a job listing or summary answers for: the job's own {@code ModifyIndex} or the latest change of one of its
+     * allocations, whichever is higher (the summary counts allocation statuses, so it moves with them).
+     */
+    public long summaryIndex(JsonNode job) {
+        long index = job.path("ModifyIndex").asLong();
+        for (AllocView v : allocations(ns(job), id(job))) {
+            index = Math.max(index, v.modifyIndex());
+        }
+        return index;
+    }
+
     /** Which job version each of the job's allocations was placed from (allocation ID → version). */
     public Map<String, Long> allocationVersions(String ns, String id) {
         Map<String, Long> out = new LinkedHashMap<>();
@@ -140,7 +199,7 @@ public class JobService {
             }
         }
         s.put("CreateIndex", job.path("CreateIndex").asLong());
-        s.put("ModifyIndex", job.path("ModifyIndex").asLong());
+        s.put("ModifyIndex", summaryIndex(job));
         return s;
     }
 
@@ -155,10 +214,11 @@ public class JobService {
     /** Nomad's {@code JobPlanResponse}: would it fit, what would change; nothing is stored. */
     public ObjectNode plan(JsonNode jobJson) throws JobException {
         if (!(jobJson instanceof ObjectNode raw)) {
-            throw new JobException(400, "Job must be specified");
+            throw new JobException(JobException.Kind.INVALID, "Job must be specified");
         }
         ObjectNode job = JobDefaults.canonicalize(raw.deepCopy());
         JobValidation.validate(job);
+        LocalScheduler.validateForPlacement(job);
         Optional<ObjectNode> current = registry.job(ns(job), id(job));
         boolean changed = current.isEmpty() || !JobRegistry.specOf(current.get()).equals(JobRegistry.specOf(job));
         job.put("Version", current.map(c -> c.path("Version").asLong() + (changed ? 1 : 0)).orElse(0L));
@@ -181,7 +241,8 @@ public class JobService {
         diff.putNull("Fields");
         diff.putNull("Objects");
         diff.putNull("TaskGroups");
-        r.putNull("NextPeriodicLaunch");
+        r.put("NextPeriodicLaunch", nextLaunch == null ? "0001-01-01T00:00:00Z"
+                : nextLaunch.apply(job).map(java.time.Instant::toString).orElse("0001-01-01T00:00:00Z"));
         r.put("Warnings", "");
         r.put("Index", current.map(c -> c.path("JobModifyIndex").asLong()).orElse(0L));
         return r;

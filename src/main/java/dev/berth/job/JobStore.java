@@ -36,4 +36,14 @@ public interface JobStore {
     List<Document> placements();
 
     void deletePlacement(String allocId);
+
+    /** The last launch of a periodic job (epoch milliseconds; Nomad's {@code PeriodicLaunch}). */
+    record PeriodicLaunch(String namespace, String jobId, long launchMillis) {
+    }
+
+    void putPeriodicLaunch(PeriodicLaunch launch);
+
+    List<PeriodicLaunch> periodicLaunches();
+
+    void deletePeriodicLaunch(String namespace, String jobId);
 }

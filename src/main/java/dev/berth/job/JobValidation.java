@@ -78,15 +78,25 @@ final class JobValidation {
             String spec = job.path("Periodic").path("Spec").asString("");
             if (spec.isEmpty() && job.path("Periodic").path("Specs").isEmpty()) {
                 errors.add("Periodic job must have a cron spec");
+            } else {
+                try {
+                    PeriodicLauncher.schedule(job);
+                } catch (dev.berth.job.cron.CronSchedule.InvalidScheduleException e) {
+                    errors.add(e.getMessage());
+                }
             }
         }
         if (job.hasNonNull("ParameterizedJob") && !"batch".equals(type) && !"sysbatch".equals(type)) {
             errors.add("Parameterized job can only be used with \"batch\" or \"sysbatch\" scheduler");
         }
+        String payload = job.path("ParameterizedJob").path("Payload").asString("optional");
+        if (job.hasNonNull("ParameterizedJob") && !List.of("optional", "required", "forbidden").contains(payload)) {
+            errors.add("Unknown payload requirement: \"" + payload + "\"");
+        }
         if (!errors.isEmpty()) {
             StringBuilder sb = new StringBuilder(errors.size() == 1 ? "1 error occurred:\n" : errors.size() + " errors occurred:\n");
             errors.forEach(e -> sb.append("\t* ").append(e).append('\n'));
-            throw new JobException(400, sb.append('\n').toString());
+            throw new JobException(JobException.Kind.INVALID, sb.append('\n').toString());
         }
     }
 }

@@ -12,7 +12,7 @@ import org.slf4j.LoggerFactory;
  * logged and the loop goes on. It can be stopped and started again (Spring's test framework pauses idle cached contexts):
  * each start begins a new generation, and a loop of an older generation ends at its next turn.
  */
-final class KickLoop {
+public final class KickLoop {
 
     private static final Logger log = LoggerFactory.getLogger(KickLoop.class);
 
@@ -24,14 +24,14 @@ final class KickLoop {
     private volatile long current;
     private Thread thread;
 
-    KickLoop(String name, Duration period, Runnable pass) {
+    public KickLoop(String name, Duration period, Runnable pass) {
         this.name = name;
         this.pass = pass;
         this.periodNanos = period.toNanos();
     }
 
     /** Starts a loop unless one of the current generation runs. */
-    synchronized void start() {
+    public synchronized void start() {
         if (thread != null && thread.isAlive() && current == generation && current != 0) {
             return;
         }
@@ -43,17 +43,17 @@ final class KickLoop {
     }
 
     /** Ends the loop: it runs no further pass after the one in progress, if any. */
-    synchronized void stop() {
+    public synchronized void stop() {
         current = 0;
         kick.release();
     }
 
-    synchronized boolean running() {
+    public synchronized boolean running() {
         return thread != null && thread.isAlive() && current == generation && current != 0;
     }
 
     /** Asks for a pass now. */
-    void kick() {
+    public void kick() {
         kick.release();
     }
 

@@ -115,8 +115,7 @@ public class LocalScheduler implements AutoCloseable {
         String ns = job.path("Namespace").asString();
         String id = job.path("ID").asString();
         String key = JobRegistry.key(ns, id);
-        if (job.hasNonNull("Periodic") && job.path("Periodic").path("Enabled").asBoolean(true)
-                || job.hasNonNull("ParameterizedJob") && !job.path("Dispatched").asBoolean(false)) {
+        if (job.hasNonNull("Periodic") || job.hasNonNull("ParameterizedJob") && !job.path("Dispatched").asBoolean(false)) {
             finishPending(key, "complete", "", null);   // templates never run themselves
             jobs.setStatus(ns, id, job.path("Stop").asBoolean() ? "dead" : "running");
             return;
@@ -265,6 +264,33 @@ public class LocalScheduler implements AutoCloseable {
             }
         }
         save(p.asReplaced());
+    }
+
+    /**
+     * Checks each group as the allocation submission path will (structure and policies, e.g. Nomad's minimum 10 MB of
+     * memory), so a job its allocations could never pass is refused at registration instead of waiting blocked forever.
+     */
+    public static void validateForPlacement(ObjectNode job) throws JobException {
+        JsonMapper mapper = JsonMapper.builder().build();
+        JobSpec js;
+        try {
+            js = mapper.treeToValue(job, JobSpec.class);
+        } catch (tools.jackson.core.JacksonException e) {
+            throw new JobException(JobException.Kind.INVALID, "1 error occurred:\n\t* " + e.getOriginalMessage() + "\n\n");
+        }
+        for (JsonNode g : job.path("TaskGroups")) {
+            String group = g.path("Name").asString();
+            AllocationSpec spec = new AllocationSpec("00000000-0000-0000-0000-000000000000", js.id() + "." + group + "[0]",
+                    js.namespace(), js.id(), js, group, AllocationSpec.DESIRED_RUN, 1L, null, null);
+            try {
+                dev.berth.alloc.spec.AllocSpecs.validateStructure(spec);
+                dev.berth.alloc.spec.AllocSpecs.validatePolicies(
+                        dev.berth.alloc.spec.AllocSpecs.withDefaults(spec, java.time.Duration.ofDays(365)));
+            } catch (SpecValidationException e) {
+                throw new JobException(JobException.Kind.INVALID, "1 error occurred:\n\t* Task group " + group + " validation failed: "
+                        + e.field().replaceFirst("^Job\\.", "") + ": " + e.getMessage() + "\n\n");
+            }
+        }
     }
 
     private AllocationSpec spec(ObjectNode job, Placement p, String desired, long modifyIndex) {

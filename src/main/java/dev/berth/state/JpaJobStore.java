@@ -8,19 +8,21 @@ import org.springframework.transaction.annotation.Transactional;
 
 import dev.berth.job.JobStore;
 
-/** The job feature's store in H2: {@code job_version}, {@code job_evaluation}, {@code job_placement}. */
+/** The job feature's store in H2: {@code job_version}, {@code job_evaluation}, {@code job_placement}, {@code job_periodic_launch}. */
 @Component
 class JpaJobStore implements JobStore {
 
     private final JobVersionRepository versions;
     private final JobEvaluationRepository evaluations;
     private final JobPlacementRepository placements;
+    private final JobPeriodicLaunchRepository launches;
 
     JpaJobStore(JobVersionRepository versions, JobEvaluationRepository evaluations,
-                JobPlacementRepository placements) {
+                JobPlacementRepository placements, JobPeriodicLaunchRepository launches) {
         this.versions = versions;
         this.evaluations = evaluations;
         this.placements = placements;
+        this.launches = launches;
     }
 
     @Override
@@ -80,5 +82,23 @@ class JpaJobStore implements JobStore {
     @Transactional
     public void deletePlacement(String allocId) {
         placements.deleteById(allocId);
+    }
+
+    @Override
+    @Transactional
+    public void putPeriodicLaunch(PeriodicLaunch l) {
+        launches.save(new JobPeriodicLaunchEntity(l.namespace(), l.jobId(), l.launchMillis()));
+    }
+
+    @Override
+    @Transactional
+    public void deletePeriodicLaunch(String namespace, String jobId) {
+        launches.deleteById(namespace + "\u0000" + jobId);
+    }
+
+    @Override
+    @Transactional(readOnly = true)
+    public List<PeriodicLaunch> periodicLaunches() {
+        return launches.findAll().stream().map(e -> new PeriodicLaunch(e.namespace(), e.jobId(), e.launchMillis())).toList();
     }
 }

@@ -46,6 +46,11 @@ final class SdkAgent {
         return "http://127.0.0.1:" + port;
     }
 
+    /** The agent's jobs directory ({@code berth.jobs.dir}). */
+    Path jobsDir() {
+        return dataDir.resolve("jobs.d");
+    }
+
     Path log() {
         return dataDir.resolve("agent.log");
     }
@@ -66,7 +71,8 @@ final class SdkAgent {
                 "--enable-native-access=ALL-UNNAMED", "-cp", classpath, "dev.berth.Application",
                 "--server.port=" + port, "--server.address=127.0.0.1", "--berth.data-dir=" + dataDir,
                 "--berth.drivers.raw-exec.enabled=true", "--berth.drivers.mock.enabled=true", "--berth.acl.enabled=false",
-                "--berth.alloc.secrets-tmpfs=false", "--spring.main.banner-mode=off");
+                "--berth.alloc.secrets-tmpfs=false", "--spring.main.banner-mode=off",
+                "--berth.jobs.dir=" + dataDir.resolve("jobs.d"), "--berth.jobs.poll-interval=500ms");
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(dataDir.resolve("agent.log").toFile()).start();
         SdkAgent agent = new SdkAgent(port, dataDir, p);
         Runtime.getRuntime().addShutdownHook(new Thread(agent::stop));

@@ -26,9 +26,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The node-local job API in Nomad's JSON shapes against a running agent; the tasks are real raw_exec processes. (HashiCorp's
- * Java SDK 0.11.3.0 cannot load next to Jackson 2.20+, which dropped {@code PropertyNamingStrategy.UPPER_CAMEL_CASE}; the
- * requests here are the ones it sends.)
+ * The node-local job API in Nomad's JSON shapes against a running agent; the tasks are real raw_exec processes. The same
+ * calls through HashiCorp's Java SDK are in {@code dev.berth.conformance.NomadSdkJobsTest} (agent in its own JVM).
  */
 @AgentIntegrationTest
 class JobApiAgentTest {

@@ -105,9 +105,9 @@ class TaskStatsKernelTest {
         double independent = (busy.info().totalCpuDuration().orElseThrow().minus(cpuBefore).toNanos() * 100.0)
                 / (System.nanoTime() - wallBefore);
 
-        // the build machine is shared (2 cores, load average 10-18 while these tests were written), so the busy loop gets anywhere from a fifth to a whole core:
-        // the exact check is against the JDK's own account of the process over the same window
-        assertThat(busyCpu.percent()).isBetween(independent - 15, independent + 15).isBetween(5.0, 110.0);
+        // on a busy machine the loop gets anything from a few percent of a core (load average 20 on 2 cores: 4.6 % seen) to
+        // a whole core, so no fixed floor: the check is against the JDK's own account of the process over the same window
+        assertThat(busyCpu.percent()).isBetween(independent - 15, independent + 15).isGreaterThan(0.0).isLessThan(110.0);
         assertThat(busyCpu.userMode() + busyCpu.systemMode()).isBetween(busyCpu.percent() - 15, busyCpu.percent() + 15);
         assertThat(busyCpu.totalTicks()).isPositive();
         assertThat(idleCpu.percent()).isLessThan(2.0);

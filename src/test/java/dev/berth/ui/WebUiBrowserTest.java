@@ -172,8 +172,12 @@ class WebUiBrowserTest {
 
         // a status change arrives without reloading the page
         String shortLived = "0a1e0000-0000-4000-8000-000000000003";
-        put(shortLived, alloc(shortLived, "batch", "once", "echo done; sleep 2; exit 0", 32).replace("\"service\"", "\"batch\""));
+        // the task ends when the test says so, not after a fixed time a busy machine could let pass unseen
+        Path go = tmp.resolve("go-" + shortLived);
+        put(shortLived, alloc(shortLived, "batch", "once", "echo started; while [ ! -e '" + go + "' ]; do sleep 0.1; done; exit 0", 32)
+                .replace("\"service\"", "\"batch\""));
         eventually().untilAsserted(() -> assertThat(find("tr[data-alloc='" + shortLived + "']").getText()).contains("running"));
+        Files.createFile(go);
         eventually().untilAsserted(() -> assertThat(find("tr[data-alloc='" + shortLived + "']").getText()).contains("complete"));
         send("DELETE", "/v1/client/allocation/" + shortLived, null);
     }

@@ -46,7 +46,7 @@ public final class AllocSpecs {
             groups.add(g.with(tasks, groupPolicy, g.networks()));
         }
         JobSpec newJob = new JobSpec(job.id() == null ? spec.jobId() : job.id(), job.name() == null ? job.id() : job.name(), type, ns,
-                job.region(), job.parentId(), job.meta(), groups);
+                job.region(), job.parentId(), job.meta(), groups, job.payload());
         String desired = spec.desiredStatus() == null || spec.desiredStatus().isEmpty() ? AllocationSpec.DESIRED_RUN : spec.desiredStatus();
         return new AllocationSpec(spec.id(), spec.name(), ns, spec.jobId() == null ? newJob.id() : spec.jobId(), newJob,
                 spec.taskGroup(), desired, spec.allocModifyIndex(), spec.previousAllocation(), spec.allocatedResources());

@@ -23,7 +23,20 @@ public record TaskSpec(
         @JsonProperty("Leader") Boolean leader,
         @JsonProperty("Lifecycle") LifecycleSpec lifecycle,
         @JsonProperty("Meta") Map<String, String> meta,
-        @JsonProperty("LogConfig") Map<String, Object> logConfig) {
+        @JsonProperty("LogConfig") Map<String, Object> logConfig,
+        @JsonProperty("DispatchPayload") DispatchPayload dispatchPayload) {
+
+    /** Nomad's {@code dispatch_payload}: the file under {@code local/} that receives a dispatched job's payload. */
+    @JsonIgnoreProperties(ignoreUnknown = true)
+    public record DispatchPayload(@JsonProperty("File") String file) {
+    }
+
+    /** A task without a dispatch payload file. */
+    public TaskSpec(String name, String driver, Map<String, Object> config, Map<String, String> env, ResourcesSpec resources,
+                    RestartPolicySpec restartPolicy, Long killTimeout, String killSignal, Boolean leader, LifecycleSpec lifecycle,
+                    Map<String, String> meta, Map<String, Object> logConfig) {
+        this(name, driver, config, env, resources, restartPolicy, killTimeout, killSignal, leader, lifecycle, meta, logConfig, null);
+    }
 
     @JsonIgnore
     public boolean isLeader() {
@@ -72,6 +85,7 @@ public record TaskSpec(
     }
 
     public TaskSpec withDefaults(RestartPolicySpec policy, long killTimeoutNs, ResourcesSpec res) {
-        return new TaskSpec(name, driver, config, env, res, policy, killTimeoutNs, killSignal, leader, lifecycle, meta, logConfig);
+        return new TaskSpec(name, driver, config, env, res, policy, killTimeoutNs, killSignal, leader, lifecycle, meta, logConfig,
+                dispatchPayload);
     }
 }

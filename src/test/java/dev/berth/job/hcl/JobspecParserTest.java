@@ -95,6 +95,24 @@ class JobspecParserTest {
     }
 
     @Test
+    void periodicJobspecsGiveTheScheduleNomadWouldRun() throws Exception {
+        ObjectNode crons = JobDefaults.canonicalize(parser.parse(read("periodic.nomad.hcl")));
+        var schedule = dev.berth.job.PeriodicLauncher.schedule(crons);
+        java.time.ZonedDateTime from = java.time.ZonedDateTime.parse("2026-11-26T10:00:00Z");
+        assertThat(schedule.next(from).orElseThrow().toInstant()).isEqualTo(java.time.Instant.parse("2026-11-27T07:00:00Z"));
+        assertThat(crons.path("Periodic").path("ProhibitOverlap").asBoolean()).isTrue();
+
+        ObjectNode daily = JobDefaults.canonicalize(parser.parse(read("periodic-cron.nomad.hcl")));
+        assertThat(daily.path("Periodic").path("Spec").asString()).isEqualTo("@daily");
+        assertThat(daily.path("Periodic").path("TimeZone").asString()).isEqualTo("UTC");
+        assertThat(dev.berth.job.PeriodicLauncher.active(daily)).isTrue();
+        assertThat(dev.berth.job.PeriodicLauncher.schedule(daily).next(from).orElseThrow().toInstant())
+                .isEqualTo(java.time.Instant.parse("2026-11-27T00:00:00Z"));
+        assertThat(daily.path("TaskGroups").get(0).path("Tasks").get(0).path("Config").path("args").get(1).asString())
+                .isEqualTo("echo sweeping ${NOMAD_JOB_PARENT_ID}");
+    }
+
+    @Test
     void parameterizedJobWithDispatchPayloadAndLifecycle() throws Exception {
         ObjectNode job = parser.parse(read("parameterized.nomad.hcl"));
         assertThat(job.path("ParameterizedJob").path("Payload").asString()).isEqualTo("required");
