@@ -57,6 +57,16 @@ public interface TaskDriver {
     void destroy(TaskHandle handle, boolean force) throws DriverException;
 
     /**
+     * Runs a command inside the running task ({@code nomad alloc exec}): with the task's environment, working directory
+     * and isolation (cgroup, container). The session must die with the task. Default: not supported.
+     *
+     * @throws DriverException when the driver cannot exec, or the task is not running
+     */
+    default ExecSession exec(TaskHandle handle, ExecSession.Request request) throws DriverException {
+        throw new DriverException("driver " + name() + " does not support exec", false);
+    }
+
+    /**
      * Re-attaches to a task from a persisted handle after an agent restart. Throws {@link TaskNotFoundException}
      * when the task is gone (it then counts as exited and follows its restart policy).
      */

@@ -123,6 +123,10 @@ class AclFilterTest {
         // garbage collection destroys data: write scope with any method (Nomad accepts GET for it)
         assertThat(AclFilter.requiredScope("GET", "/v1/client/allocation/x/gc", true)).isEqualTo(TokenScope.WRITE);
         assertThat(AclFilter.requiredScope("GET", "/v1/client/gc", true)).isEqualTo(TokenScope.WRITE);
+        // the exec websocket checks write scope itself, after the upgrade (its token may come in the first frame)
+        assertThat(AclFilter.requiredScope("GET", "/v1/client/allocation/x/exec", false)).isNull();
+        assertThat(AclFilter.requiredScope("GET", "/v1/client/allocation/x/y/exec", false)).isEqualTo(TokenScope.READ);
+        assertThat(AclFilter.requiredScope("GET", "/v1/client/allocation/exec", false)).isEqualTo(TokenScope.READ);
         assertThat(AclFilter.requiredScope("GET", "/v1/client/allocation/x/stats", true)).isEqualTo(TokenScope.READ);
         assertThat(AclFilter.requiredScope("POST", "/v1/client/allocation/x/signal", true)).isEqualTo(TokenScope.WRITE);
         assertThat(AclFilter.requiredScope("GET", "/actuator/prometheus", true)).isNull();

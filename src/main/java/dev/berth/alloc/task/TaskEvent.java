@@ -42,6 +42,8 @@ public record TaskEvent(String type, Instant time, String message, Map<String, S
     public static final String NOT_RESTARTING = "Not Restarting";
     public static final String RESTART_SIGNALED = "Restart Signaled";
     public static final String SIGNALING = "Signaling";
+    /** An {@code alloc exec} session was started (Berth's type; Nomad emits no event for exec). */
+    public static final String EXEC = "Exec";
     public static final String SIBLING_FAILED = "Sibling Task Failed";
     public static final String LEADER_DEAD = "Leader Task Dead";
     public static final String MAIN_DEAD = "Main Tasks Dead";
@@ -127,6 +129,16 @@ public record TaskEvent(String type, Instant time, String message, Map<String, S
 
     public static TaskEvent signaling(Instant now, String signal, String reason) {
         return of(SIGNALING, now, "", Map.of("task_signal", signal, "signal", signal, "task_signal_reason", reason), false);
+    }
+
+    /**
+     * An {@code alloc exec} session started in the task (Berth's own type: Nomad records none). The message names the
+     * command as JSON-ish argv, e.g. {@code Exec session started: [/bin/sh, -c, ls] (tty)}.
+     */
+    public static TaskEvent exec(Instant now, java.util.List<String> command, boolean tty) {
+        String message = "Exec session started: " + command + (tty ? " (tty)" : "");
+        return of(EXEC, now, message, Map.of("exec_command", String.join(" ", command), "tty", Boolean.toString(tty),
+                "message", message), false);
     }
 
     public static TaskEvent driverFailure(Instant now, String error) {

@@ -13,11 +13,11 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import dev.berth.alloc.task.Interpolator;
 import dev.berth.alloc.spec.AllocationSpec;
 import dev.berth.alloc.spec.TaskSpec;
 import dev.berth.alloc.task.TaskHooks.HookFailedException;
 import dev.berth.driver.DriverException;
+import dev.berth.driver.ExecSession;
 import dev.berth.driver.ExitResult;
 import dev.berth.driver.TaskDevice;
 import dev.berth.driver.TaskHandle;
@@ -262,8 +262,6 @@ public final class TaskRunner {
         rec.update(s -> s.dead() ? s : s.withEvent(TaskEvent.killed(now, null)).withState(TaskState.DEAD, now));
     }
 
-    // ---- control from other threads ----
-
     /** Fails a task that never ran (alloc prerun failed): Received, the event, dead. Its runner never starts. */
     public void failBeforeStart(TaskEvent event) {
         if (!started.compareAndSet(false, true)) {
@@ -293,10 +291,10 @@ public final class TaskRunner {
             return;
         }
         if (started.get() && !killSignal.isDone() && !state().dead()) {
-            emit(TaskEvent.killing(ctx.clock().instant(), killTimeout(), reason));
+            emit(TaskEvent.killing(ctx.clock().instant(), ctx.killTimeout(), reason));
         }
         killSignal.complete(null);
-        awaitDone(killTimeout().plus(EXIT_GRACE).plus(Duration.ofSeconds(5)));
+        awaitDone(ctx.killTimeout().plus(EXIT_GRACE).plus(Duration.ofSeconds(5)));
     }
 
     /** Why a task that an alloc update no longer lists is killed (Nomad's {@code KillReason}). */
@@ -331,7 +329,7 @@ public final class TaskRunner {
         emit(TaskEvent.restartSignaled(ctx.clock().instant(), reason));
         rec.requestRestart(failure);
         try {
-            ack.get(killTimeout().plus(EXIT_GRACE).plus(Duration.ofSeconds(5)).toNanos(), TimeUnit.NANOSECONDS);
+            ack.get(ctx.killTimeout().plus(EXIT_GRACE).plus(Duration.ofSeconds(5)).toNanos(), TimeUnit.NANOSECONDS);
         } catch (ExecutionException | TimeoutException e) {
             log.warn("restart did not finish in time: alloc={} task={}", ctx.alloc().id(), name());
         }
@@ -364,6 +362,11 @@ public final class TaskRunner {
         ctx.driver().signal(h, signal);
     }
 
+    /** {@code alloc exec} in the running task ({@link TaskExecs}): an {@code Exec} event; the session ends with this run. */
+    public ExecSession exec(ExecSession.Request request) throws TaskNotRunningException, DriverException {
+        return TaskExecs.start(ctx.driver(), rec.runningHandle(), request, this::emit, ctx.clock());
+    }
+
     /** Adds an event (e.g. Sibling Task Failed) from the alloc runner. */
     public void emit(TaskEvent event) {
         rec.emit(event);
@@ -380,10 +383,6 @@ public final class TaskRunner {
         } catch (TimeoutException e) {
             log.warn("task runner did not finish within {}: alloc={} task={}", wait, ctx.alloc().id(), name());
         }
-    }
-
-    private Duration killTimeout() {
-        return ctx.killTimeout();
     }
 
     private String shortId() {

@@ -29,6 +29,7 @@ import dev.berth.config.NodeIdentity;
 import dev.berth.driver.DriverException;
 import dev.berth.driver.DriverFingerprint;
 import dev.berth.driver.DriverSignals;
+import dev.berth.driver.ExecSession;
 import dev.berth.driver.ExitResult;
 import dev.berth.driver.HealthState;
 import dev.berth.driver.TaskConfig;
@@ -39,11 +40,10 @@ import dev.berth.driver.TaskNotFoundException;
 import dev.berth.host.Signals;
 
 /**
- * The {@code docker} driver: one container per task on the Docker Engine API (docker-java, unversioned paths).
- * The container is named {@code <task>-<allocId>} and labelled with the alloc/task ids; the alloc dir is mounted at
- * {@code /alloc}, the task's {@code local/} at {@code /local} and {@code secrets/} at {@code /secrets}. Logs are
- * followed into the task's stdout/stderr files. The handle's driverState carries {@code container_id} (for recover)
- * and the container's cgroup ({@link ContainerCgroup}) for the stats collector.
+ * The {@code docker} driver: a container per task on the Engine API (docker-java, unversioned paths), named {@code <task>-<allocId>},
+ * labelled with the alloc/task ids, the alloc dir at {@code /alloc}, {@code local/} at {@code /local}, {@code secrets/} at
+ * {@code /secrets}; logs followed into the task's files; {@code alloc exec} by the engine's exec API ({@link ContainerExec}).
+ * driverState carries {@code container_id} (for recover) and the container's cgroup ({@link ContainerCgroup}) for stats.
  */
 @Component
 public class DockerDriver implements TaskDriver, AutoCloseable {
@@ -278,8 +278,7 @@ public class DockerDriver implements TaskDriver, AutoCloseable {
         ContainerLogs logs = null;
         Path[] paths = logPaths(handle);
         try {
-            // continue after the last entry the previous agent copied (the files' mtimes, see ContainerLogCopier):
-            // also for a container that exited meanwhile, whose last lines would otherwise be lost
+            // after the last entry the previous agent copied (file mtimes, ContainerLogCopier), also for an exited container
             logs = ContainerLogs.resuming(client, id, paths[0], paths[1]);
         } catch (IOException e) {
             log.warn("task {}: cannot reopen log files: {}", handle.taskId(), e.toString());
@@ -346,6 +345,12 @@ public class DockerDriver implements TaskDriver, AutoCloseable {
                 log.debug("closing log stream of {}: {}", id, e.toString());
             }
         }
+    }
+
+    @Override
+    public ExecSession exec(TaskHandle handle, ExecSession.Request request) throws DriverException {
+        RunningContainer running = containers.get(containerId(handle));
+        return ContainerExec.start(calls, engine.host(), running == null || running.exit().isDone() ? null : running.id(), request);
     }
 
     /** Sends {@code signal}; false when the container exists but is not running. */

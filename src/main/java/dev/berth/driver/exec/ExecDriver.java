@@ -20,9 +20,9 @@ import dev.berth.driver.ExitResult;
 import dev.berth.driver.HealthState;
 import dev.berth.driver.TaskConfig;
 import dev.berth.driver.TaskConfigValidationException;
-import dev.berth.driver.TaskDriver;
 import dev.berth.driver.TaskHandle;
 import dev.berth.driver.TaskHandles;
+import dev.berth.driver.hostexec.HostExecDriver;
 import dev.berth.driver.rawexec.BinaryLookup;
 import dev.berth.driver.rawexec.RawExecDriver;
 import dev.berth.driver.rawexec.RawExecTaskConfig;
@@ -42,7 +42,7 @@ import dev.berth.host.cgroup.OomKills;
  * <p>driverState: raw_exec's keys, with {@code cgroup} = the cgroup's name (relative to each hierarchy root),
  * {@code cgroup_version} and {@code oom_kill_base} (the cgroup's OOM count at start).
  */
-public class ExecDriver implements TaskDriver, AutoCloseable {
+public class ExecDriver implements HostExecDriver, AutoCloseable {
 
     public static final String NAME = "exec";
     static final String STATE_CGROUP = "cgroup";
@@ -200,7 +200,8 @@ public class ExecDriver implements TaskDriver, AutoCloseable {
         return processes.liveTasks().stream().map(h -> new TaskHandle(NAME, h.taskId(), h.startedAt(), h.driverState())).toList();
     }
 
-    /** The task's cgroup, for the stats collector ({@link TaskCgroup#dirs()}); empty once it was removed. */
+    /** The task's cgroup, for the stats collector ({@link TaskCgroup#dirs()}) and exec; empty once it was removed. */
+    @Override
     public Optional<TaskCgroup> cgroupOf(TaskHandle handle) {
         return cgroups.find(handle.driverState().get(STATE_CGROUP));
     }

@@ -27,10 +27,10 @@ import dev.berth.driver.ExitResult;
 import dev.berth.driver.ProcessSignals;
 import dev.berth.driver.TaskConfig;
 import dev.berth.driver.TaskConfigValidationException;
-import dev.berth.driver.TaskDriver;
 import dev.berth.driver.TaskHandle;
 import dev.berth.driver.TaskHandles;
 import dev.berth.driver.TaskNotFoundException;
+import dev.berth.driver.hostexec.HostExecDriver;
 import dev.berth.host.ProcStat;
 import dev.berth.host.Signals;
 import dev.berth.host.cgroup.CgroupLimits;
@@ -45,9 +45,9 @@ import dev.berth.host.cgroup.OomKills;
  * <p>State keys: {@code pid} (session leader), {@code pgid}, {@code start_ticks}, {@code cgroup} (the task cgroup's
  * {@link TaskCgroup#name()}, empty without cgroups) and {@code exit_file}. raw_exec puts each task in its own cgroup
  * without limits (Nomad's raw_exec is not isolated); the cgroup gives exact stats and a kill that catches every
- * descendant. When the task exits, whatever it left running in its cgroup is killed and the cgroup removed first.
+ * descendant. When the task exits, whatever it left running in its cgroup is killed and the cgroup removed first. {@code alloc exec} runs in that cgroup too ({@link HostExecDriver}).
  */
-public class RawExecDriver implements TaskDriver, AutoCloseable {
+public class RawExecDriver implements HostExecDriver, AutoCloseable {
 
     public static final String NAME = "raw_exec";
     /** After SIGKILL, how long stop/destroy wait for the process to go (Nomad's executor: 15 s). */
@@ -244,9 +244,7 @@ public class RawExecDriver implements TaskDriver, AutoCloseable {
             ProcessSignals.signalGroup(task.pgid, Signals.SIGKILL);
         }
         // ...and whatever left the group (setsid'd or daemonised descendants) goes with the cgroup.
-        if (cgroups != null) {
-            cgroups.find(handle.driverState().get(TaskHandles.CGROUP)).ifPresent(TaskCgroup::killAll);
-        }
+        cgroupOf(handle).ifPresent(TaskCgroup::killAll);
     }
 
     @Override
@@ -256,13 +254,17 @@ public class RawExecDriver implements TaskDriver, AutoCloseable {
         if (task.exit.isDone()) {
             throw new DriverException("task is not running", false);
         }
-        // Like Nomad's executor, the signal goes to the task's main process: the shim's child. The shim only defers
-        // signals, so if the child is not found (still starting) the whole group gets it.
+        // As Nomad's executor: to the main process (the shim's child); while it is still starting, to the whole group.
         List<Long> children = ProcStat.children(task.pid);
         if (children.size() == 1 && ProcessSignals.signalProcess(Math.toIntExact(children.getFirst()), sig)) {
             return;
         }
         signalTask(task, sig);
+    }
+
+    @Override
+    public Optional<TaskCgroup> cgroupOf(TaskHandle handle) {
+        return cgroups == null ? Optional.empty() : cgroups.find(handle.driverState().get(TaskHandles.CGROUP));
     }
 
     @Override
@@ -281,9 +283,7 @@ public class RawExecDriver implements TaskDriver, AutoCloseable {
             tasks.remove(handle.taskId(), task);
         }
         // Kills whatever escaped the process group (a daemonised grandchild) and removes the directories.
-        if (cgroups != null) {
-            cgroups.find(handle.driverState().get(TaskHandles.CGROUP)).ifPresent(Cleanup::removeQuietly);
-        }
+        cgroupOf(handle).ifPresent(Cleanup::removeQuietly);
         String exitFile = handle.driverState().get("exit_file");
         if (exitFile != null && !exitFile.isEmpty()) {
             Cleanup.deleteQuietly(Path.of(exitFile));

@@ -20,6 +20,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import dev.berth.config.NodeIdentity;
 import dev.berth.driver.DriverException;
+import dev.berth.driver.ExecSession;
 import dev.berth.driver.ExitResult;
 import dev.berth.driver.HealthState;
 import dev.berth.driver.TaskConfig;
@@ -102,6 +103,46 @@ class ExecDriverTest {
         TaskHandle handle = driver.start(task);
         started.add(handle);
         return handle;
+    }
+
+    @Test
+    void execRunsInsideTheTasksCgroupUnderItsLimitsWithItsEnvironmentAndDirectory() throws Exception {
+        TaskConfig task = task("echo started; exec sleep 600", 32, 0, Map.of());
+        TaskHandle handle = start(task);
+        await().atMost(Duration.ofSeconds(10)).until(() -> Files.readString(task.stdoutPath()).contains("started"));
+        TaskCgroup cgroup = driver.cgroupOf(handle).orElseThrow();
+
+        ExecSession look = driver.exec(handle, new ExecSession.Request(List.of("/bin/sh", "-c", "echo $PATH; pwd; cat /proc/self/cgroup"),
+                false, 0, 0));
+        String out = new String(look.stdout().readAllBytes());
+        assertThat(look.exit().get(10, TimeUnit.SECONDS)).isZero();
+        assertThat(out).startsWith("/usr/bin:/bin\n" + task.taskDir() + "\n").contains(":memory:/" + cgroup.name() + "\n");
+
+        // the task's 32 MB limit holds for the exec'd command too: the kernel's OOM killer ends it, not the task
+        ExecSession hog = driver.exec(handle, new ExecSession.Request(List.of("/bin/sh", "-c",
+                "x=$(head -c 100000000 /dev/zero | tr '\\0' a); echo never"), false, 0, 0));
+        assertThat(hog.exit().get(60, TimeUnit.SECONDS)).isEqualTo(137);
+        assertThat(new String(hog.stdout().readAllBytes())).doesNotContain("never");
+        assertThat(driver.waitTask(handle)).isNotDone();
+
+        // after an agent restart the fresh driver finds the environment again from the task's process
+        ExecDriver fresh = newDriver();
+        try {
+            TaskHandle recovered = fresh.recover(handle);
+            ExecSession again = fresh.exec(recovered, new ExecSession.Request(List.of("/bin/sh", "-c", "echo $PATH"), false, 0, 0));
+            assertThat(new String(again.stdout().readAllBytes())).isEqualTo("/usr/bin:/bin\n");
+            assertThat(again.exit().get(10, TimeUnit.SECONDS)).isZero();
+        } finally {
+            fresh.close();
+        }
+    }
+
+    @Test
+    void execIntoAStoppedTaskIsRefused() throws Exception {
+        TaskHandle handle = start(task("exit 0", 0, 0, Map.of()));
+        driver.waitTask(handle).get(10, TimeUnit.SECONDS);
+        assertThatThrownBy(() -> driver.exec(handle, new ExecSession.Request(List.of("true"), false, 0, 0)))
+                .isInstanceOf(DriverException.class).hasMessage("task is not running");
     }
 
     @Test
