@@ -196,6 +196,9 @@ class FleetMonitoringTest {
         await().atMost(Duration.ofMinutes(1)).pollInterval(Duration.ofSeconds(1)).untilAsserted(() -> assertThat(
                 prometheus.query("ALERTS{alertname=\"BerthDeviceUnhealthy\", node=\"node-a\", type=\"file\"}")).isNotEmpty());
         assertThat(prometheus.query("ALERTS{alertname=\"BerthAgentDown\"}")).isEmpty();
+        // GPU-aaaa of the stand-in nvidia-smi counted 2 uncorrected ECC errors in device memory
+        await().atMost(Duration.ofMinutes(1)).pollInterval(Duration.ofSeconds(1)).untilAsserted(() -> assertThat(
+                prometheus.query("ALERTS{alertname=\"BerthDeviceEccErrors\", node=\"node-a\", device=~\"GPU-aaaa.*\"}")).isNotEmpty());
 
         nodeB.destroyAllocs();
         nodeB.kill();
