@@ -95,10 +95,11 @@ class DockerAllocationDockerTest {
         String containerId = engine.listContainersCmd().withLabelFilter(java.util.Map.of(DockerDriver.LABEL_ALLOC_ID, id))
                 .exec().getFirst().getId();
         try {
-            long processRss = rssAnonOfProcessesIn(java.nio.file.Path.of("/sys/fs/cgroup/memory/docker", containerId));
-            assertThat(processRss).isGreaterThanOrEqualTo(64L * 1024 * 1024);
-
             await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
+                // measured with each sample: right after "holding" the shell may still hold its read buffer beside the
+                // variable (twice the memory for a moment)
+                long processRss = rssAnonOfProcessesIn(java.nio.file.Path.of("/sys/fs/cgroup/memory/docker", containerId));
+                assertThat(processRss).isGreaterThanOrEqualTo(64L * 1024 * 1024);
                 String body = send("GET", "/v1/client/allocation/" + id + "/stats", null).body();
                 JsonNode taskUsage = JsonMapper.builder().build().readTree(body).path("Tasks").path("hog");
                 assertThat(taskUsage.isObject()).as(body).isTrue();
@@ -118,7 +119,7 @@ class DockerAllocationDockerTest {
             String workingSet = scrape.lines().filter(line -> line.startsWith("berth_task_memory_working_set_bytes{")
                     && line.contains("alloc_id=\"" + id + "\"")).findFirst().orElseThrow();
             assertThat(Double.parseDouble(workingSet.substring(workingSet.lastIndexOf(' ') + 1)))
-                    .isGreaterThanOrEqualTo(processRss * 0.9);
+                    .isGreaterThanOrEqualTo(64L * 1024 * 1024 * 0.9); // the variable the shell holds
             assertThat(scrape).contains("berth_task_cpu_usage_seconds_total{alloc_id=\"" + id + "\"");
         } finally {
             send("DELETE", "/v1/client/allocation/" + id, null);
