@@ -24,6 +24,38 @@ class JobspecParserTest {
         }
     }
 
+    private static String job(String prelude, String count, String command) {
+        return prelude + """
+                job "v" {
+                  datacenters = [var.dc]
+                  group "g" {
+                    count = %s
+                    task "t" {
+                      driver = "raw_exec"
+                      config {
+                        command = %s
+                      }
+                    }
+                  }
+                }
+                """.formatted(count, command);
+    }
+
+    /** HCL2 as Nomad evaluates it at parse time: variables with defaults, locals, arithmetic, functions, templates. */
+    @Test
+    void variablesLocalsFunctionsAndTemplatesAreEvaluatedAndRuntimeVariablesKept() throws Exception {
+        String vars = "variable \"dc\" {\n  type    = string\n  default = \"dc7\"\n}\nlocals {\n  n = 3\n}\n";
+        ObjectNode job = parser.parse(job(vars, "local.n + 1", "join(\"-\", [upper(\"a\"), lower(\"B\"), replace(\"c.d\", \".\", \"_\")])"));
+        assertThat(job.path("Datacenters").get(0).asString()).isEqualTo("dc7");
+        JsonNode group = job.path("TaskGroups").get(0);
+        assertThat(group.path("Count").asInt()).isEqualTo(4);
+        assertThat(group.path("Tasks").get(0).path("Config").path("command").asString()).isEqualTo("A-b-c_d");
+        // a template evaluates its functions and leaves the task's runtime variables for interpolation at start
+        ObjectNode templated = parser.parse(job(vars, "1", "\"${upper(\"x\")}-${NOMAD_TASK_DIR}/run\""));
+        assertThat(templated.path("TaskGroups").get(0).path("Tasks").get(0).path("Config").path("command").asString())
+                .isEqualTo("X-${NOMAD_TASK_DIR}/run");
+    }
+
     @Test
     void serviceJobWithPortsChecksPoliciesAndDurations() throws Exception {
         ObjectNode job = parser.parse(read("service.nomad.hcl"));
