@@ -51,6 +51,10 @@ class NvidiaJobMappingTest {
         if (manager != null) {
             manager.stop();
         }
+        // a stop abandons a call in flight: the stand-in nvidia-smi (a script) is killed, but a child it started (the
+        // `mv` of its call counter) may still write into smiDir while JUnit deletes it; wait until none is left
+        await().atMost(Duration.ofSeconds(30)).until(() ->
+                new ProcessBuilder("pgrep", "-f", "--", smiDir.toString()).start().waitFor() == 1);
     }
 
     /** Keeps reservations in memory, as the H2 store keeps them across restarts. */
