@@ -1,9 +1,6 @@
 package dev.berth.monitoring;
 
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -57,12 +54,8 @@ class DeviceEccAlertTest {
                               summary: "nvidia A100 GPU-2 on n2 counted 1 uncorrected ECC error(s)"
                               description: "Uncorrected memory errors corrupt what runs on the device; drain its allocations and reset or replace it (the count resets when the driver reloads)."
                 """.formatted(ServiceCheckAlertTest.RULES);
-        Path file = tmp.resolve("ecc-alert-test.yml");
-        Files.writeString(file, test);
-        Process p = new ProcessBuilder(Promtool.locate().toString(), "test", "rules", file.toString()).redirectErrorStream(true).start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
-        assertThat(p.exitValue()).as(out).isZero();
-        assertThat(out).contains("SUCCESS");
+        Promtool.Result result = Promtool.testRules(tmp, "ecc-alert-test.yml", test);
+        assertThat(result.exitCode()).as(result.output()).isZero();
+        assertThat(result.output()).contains("SUCCESS");
     }
 }

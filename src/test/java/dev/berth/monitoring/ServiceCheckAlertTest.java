@@ -1,9 +1,6 @@
 package dev.berth.monitoring;
 
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -58,12 +55,8 @@ class ServiceCheckAlertTest {
                               summary: "1 service check(s) failing on n2"
                               description: "Checks of node-local (provider = \\"nomad\\") services have failed for 5 minutes; GET /v1/client/allocation/<id>/checks on the node shows which and why (docs/checks.md)."
                 """.formatted(RULES);
-        Path file = tmp.resolve("checks-alert-test.yml");
-        Files.writeString(file, test);
-        Process p = new ProcessBuilder(Promtool.locate().toString(), "test", "rules", file.toString()).redirectErrorStream(true).start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
-        assertThat(p.exitValue()).as(out).isZero();
-        assertThat(out).contains("SUCCESS");
+        Promtool.Result result = Promtool.testRules(tmp, "checks-alert-test.yml", test);
+        assertThat(result.exitCode()).as(result.output()).isZero();
+        assertThat(result.output()).contains("SUCCESS");
     }
 }

@@ -56,4 +56,20 @@ public final class Promtool {
         }
         return new Result(process.exitValue(), output);
     }
+
+    /**
+     * {@code promtool test rules} on a unit-test file written to {@code dir}; the test's {@code rule_files} are given by
+     * the caller (e.g. the shipped rules file).
+     */
+    public static Result testRules(java.nio.file.Path dir, String name, String test) throws IOException, InterruptedException {
+        java.nio.file.Path file = dir.resolve(name);
+        java.nio.file.Files.writeString(file, test);
+        Process process = new ProcessBuilder(locate().toString(), "test", "rules", file.toString()).redirectErrorStream(true).start();
+        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        if (!process.waitFor(60, TimeUnit.SECONDS)) {
+            process.destroyForcibly();
+            fail("promtool did not finish within 60 s");
+        }
+        return new Result(process.exitValue(), output);
+    }
 }
