@@ -96,8 +96,9 @@ final class ExecStream {
     }
 
     private void finish(Integer code) {
-        // leftovers of the command (background children holding its output open) go with it
-        exec.kill();
+        // leftovers of the command (background children holding its output open) go with it, but its output stays open:
+        // releasing the session now (Process.destroy closes the streams) lost what the pumps had not read yet
+        exec.killLeftovers();
         join(stdoutPump);
         join(stderrPump);
         send(ExecFrames.exited(code == null ? -2 : code));
@@ -107,6 +108,7 @@ final class ExecStream {
             log.debug("exec close: {}", e.toString());
         }
         stopped.set(true);
+        exec.kill();
     }
 
     private static void join(Thread pump) {

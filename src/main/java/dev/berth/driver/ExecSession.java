@@ -36,6 +36,14 @@ public interface ExecSession {
     void kill();
 
     /**
+     * Ends whatever the command left running (its process group, SIGKILL) without releasing its output: what it wrote
+     * before can still be read to the end. Default: {@link #kill()}.
+     */
+    default void killLeftovers() {
+        kill();
+    }
+
+    /**
      * What to run: the command line and whether it gets a pseudo-terminal of {@code rows} x {@code columns} (0 = the
      * library default, 80x24).
      */

@@ -67,6 +67,13 @@ final class ProcessSession implements ExecSession {
         if (!killed.compareAndSet(false, true)) {
             return;
         }
+        killLeftovers();
+        // also closes the output streams: only after they were read to the end (see ExecStream)
+        process.destroyForcibly();
+    }
+
+    @Override
+    public void killLeftovers() {
         int pid = Math.toIntExact(process.pid());
         try {
             // The session leader's pid is its process group's id (setsid / the pty's new session). Also after the leader
@@ -76,6 +83,5 @@ final class ProcessSession implements ExecSession {
         } catch (DriverException e) {
             // the group is gone already
         }
-        process.destroyForcibly();
     }
 }
