@@ -79,10 +79,11 @@ start_agent
 echo "data $DATA, $ROUNDS rounds of $PER_ROUND allocations, CPU hog pid $HOG"
 fails=0
 for r in $(seq 1 "$ROUNDS"); do
-  for _ in $(seq 1 "$PER_ROUND"); do submit "$(cat /proc/sys/kernel/random/uuid)" & done
+  submits=()
+  for _ in $(seq 1 "$PER_ROUND"); do submit "$(cat /proc/sys/kernel/random/uuid)" & submits+=($!); done
   sleep "$(python3 -c 'import random; print(round(random.uniform(0.05, 2.0), 2))')"
   kill -9 "$AGENT"; wait "$AGENT" 2>/dev/null || true
-  wait 2>/dev/null || true   # the submissions the kill cut short
+  wait "${submits[@]}" 2>/dev/null || true   # the submissions the kill cut short (not the hog)
   start_agent
   result=$(check)
   total=$(curl -s "$BASE/v1/allocations" | python3 -c 'import json,sys; print(len(json.load(sys.stdin)))')
