@@ -38,6 +38,8 @@ cleanup() {
   kill "$HOG" 2>/dev/null || true
   [ -n "$AGENT" ] && kill -9 "$AGENT" 2>/dev/null || true
   pgrep -f -- "$DATA/drivers" | xargs -r kill -9 2>/dev/null || true   # only the task processes of this data dir
+  # the tasks' secrets/ and private/ tmpfs mounts: the agent unmounts them when it destroys an allocation, not on kill -9
+  grep -o " $DATA/[^ ]*" /proc/mounts | sort -r | xargs -r umount -l 2>/dev/null || true
   [ -n "${KEEP:-}" ] || rm -rf "$DATA" 2>/dev/null || true
 }
 trap cleanup EXIT
