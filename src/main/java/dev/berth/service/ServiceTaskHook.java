@@ -45,8 +45,7 @@ class ServiceTaskHook implements TaskPoststartHook, TaskExitedHook, TaskStopHook
     public void poststart(TaskHookContext context, TaskHandle handle) {
         Interpolator env = runnerContext.getObject().envBuilder().apply(context);
         String driver = context.driver() == null ? handle.driver() : context.driver().name();
-        dev.berth.host.TaskProcess process = context.driver() == null ? dev.berth.driver.TaskHandles.process(handle)
-                : context.driver().process(handle);
+        dev.berth.host.TaskProcess process = context.process(handle);
         // only a cgroup of ours (cgroupVersion 0): a foreign one (docker's) is not joined
         List<Path> procs = (process.cgroupVersion() == 0 ? cgroups.find(process.cgroup()) : java.util.Optional.<TaskCgroup>empty())
                 .map(TaskCgroup::dirs).map(Map::values).stream().flatMap(v -> v.stream()).map(d -> d.resolve("cgroup.procs")).toList();

@@ -84,14 +84,10 @@ class JobApiAgentTest {
      * Waits until the job's running allocations satisfy {@code done}; a timeout names what the agent did instead (each
      * allocation with its statuses and last task events, the job's evaluations).
      */
-    void awaitRunning(int seconds, java.util.function.Predicate<List<String>> done) {
-        try {
-            await().atMost(Duration.ofSeconds(seconds)).untilAsserted(() -> assertThat(done.test(running()))
-                    .as("job %s: allocations %s; evaluations %s", jobId, allocSummary(), evalSummary()).isTrue());
-        } catch (org.awaitility.core.ConditionTimeoutException e) {
-            java.nio.file.Path dump = dev.berth.support.ThreadDumps.write("JobApiAgentTest");
-            throw new AssertionError(e.getMessage() + "\nscheduler thread: " + dev.berth.support.ThreadDumps.stackOf(dump, "berth-scheduler"), e);
-        }
+    void awaitRunning(int seconds, java.util.function.Predicate<List<String>> done) throws Exception {
+        dev.berth.support.ThreadDumps.showingOnTimeout("JobApiAgentTest", "berth-scheduler", () ->
+                await().atMost(Duration.ofSeconds(seconds)).untilAsserted(() -> assertThat(done.test(running()))
+                        .as("job %s: allocations %s; evaluations %s", jobId, allocSummary(), evalSummary()).isTrue()));
     }
 
     String allocSummary() throws Exception {

@@ -49,4 +49,20 @@ public final class ThreadDumps {
             return e.toString();
         }
     }
+
+    /** A wait that may time out. */
+    @FunctionalInterface
+    public interface Wait {
+        void run() throws Exception;
+    }
+
+    /** Runs {@code wait}; a timeout becomes an error that also shows the stack of {@code thread} from a full dump. */
+    public static void showingOnTimeout(String name, String thread, Wait wait) throws Exception {
+        try {
+            wait.run();
+        } catch (org.awaitility.core.ConditionTimeoutException e) {
+            Path dump = write(name);
+            throw new AssertionError(e.getMessage() + "\n" + thread + " thread: " + stackOf(dump, thread), e);
+        }
+    }
 }

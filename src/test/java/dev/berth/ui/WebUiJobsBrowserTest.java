@@ -123,16 +123,12 @@ class WebUiJobsBrowserTest {
 
         // a job registered through the API appears without a reload, its group running 1 of 1
         register("one");
-        try {
-            eventually().untilAsserted(() -> {
-                String row = text("tr[data-job='" + JOB + "']");
-                assertThat(row).contains(JOB).contains("service").contains("running").contains("60");
-                assertThat(text("tr[data-job='" + JOB + "'] [data-group=web] .group-count")).isEqualTo("1/1");
-            });
-        } catch (org.awaitility.core.ConditionTimeoutException e) {
-            java.nio.file.Path dump = dev.berth.support.ThreadDumps.write("WebUiJobsBrowserTest");
-            throw new AssertionError(e.getMessage() + "\nscheduler thread: " + dev.berth.support.ThreadDumps.stackOf(dump, "berth-scheduler"), e);
-        }
+        dev.berth.support.ThreadDumps.showingOnTimeout("WebUiJobsBrowserTest", "berth-scheduler", () ->
+                eventually().untilAsserted(() -> {
+                    String row = text("tr[data-job='" + JOB + "']");
+                    assertThat(row).contains(JOB).contains("service").contains("running").contains("60");
+                    assertThat(text("tr[data-job='" + JOB + "'] [data-group=web] .group-count")).isEqualTo("1/1");
+                }));
         browser.screenshot("jobs");
 
         browser.driver.findElement(By.linkText(JOB)).click();

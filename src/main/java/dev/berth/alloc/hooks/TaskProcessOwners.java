@@ -63,7 +63,7 @@ public class TaskProcessOwners implements ProcessOwners, TaskPoststartHook, Task
         String job = alloc.job() == null ? alloc.jobId()
                 : alloc.job().name() != null && !alloc.job().name().isEmpty() ? alloc.job().name() : alloc.job().id();
         TaskStatsTarget.forTask(alloc.id(), context.task().name(), job, context.group().name(), null,
-                (context.driver() == null ? dev.berth.driver.TaskHandles.process(handle) : context.driver().process(handle)), cgroups).ifPresent((target) -> register(target));
+                context.process(handle), cgroups).ifPresent((target) -> register(target));
     }
 
     /** Remembers a task's target (also for tests and restores). */

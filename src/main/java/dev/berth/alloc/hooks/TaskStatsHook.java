@@ -45,7 +45,7 @@ class TaskStatsHook implements TaskPoststartHook, TaskExitedHook, TaskStopHook {
         String namespace = alloc.namespace() != null && !alloc.namespace().isEmpty() ? alloc.namespace()
                 : alloc.job() == null ? null : alloc.job().namespace();
         TaskStatsTarget.forTask(alloc.id(), context.task().name(), job, context.group().name(), namespace,
-                (context.driver() == null ? dev.berth.driver.TaskHandles.process(handle) : context.driver().process(handle)), cgroups).ifPresent(collector::register);
+                context.process(handle), cgroups).ifPresent(collector::register);
     }
 
     @Override

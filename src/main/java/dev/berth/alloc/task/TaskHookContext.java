@@ -22,4 +22,9 @@ import dev.berth.driver.TaskDriver;
  */
 public record TaskHookContext(AllocationSpec alloc, TaskGroupSpec group, TaskSpec task, Path allocDir, Path taskDir,
                               TaskDriver driver, Consumer<TaskEvent> events) {
+
+    /** Where the handle's task runs, as its driver tells it (the drivers' common state keys when no driver is given). */
+    public dev.berth.host.TaskProcess process(dev.berth.driver.TaskHandle handle) {
+        return driver == null ? dev.berth.driver.TaskHandles.process(handle) : driver.process(handle);
+    }
 }
