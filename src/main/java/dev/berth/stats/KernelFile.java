@@ -13,11 +13,12 @@ import java.util.concurrent.atomic.AtomicInteger;
  * file per second; what remains is the kernel generating the file's text. cgroupfs files are seq files, which restart
  * at offset 0 and fill a read as far as the buffer allows, so a short read is the end of the file.
  *
- * <p>Descriptors are bounded by what the process can spare: kernel files together hold at most three quarters of the
- * descriptor limit less {@value #OWN_PER_TASK} per sampled task (each task also holds descriptors of its own: log
- * FIFOs, its pidfd, the shim's pipe; 7 measured), re-checked at every read. Past that a file gives its descriptor
- * back and is opened and closed per read as before. With a hard limit of 524,288 that never binds; with 20,000 it
- * holds all files up to ~700 tasks and none from ~1,900.
+ * <p>Descriptors are bounded by what the process can spare: kernel files together hold at most the descriptor limit
+ * less an eighth of it (at least 1,024: sockets, the state database, the JVM's own) and less {@value #OWN_PER_TASK}
+ * per sampled task (each task also holds descriptors of its own: log FIFOs, its pidfd, the shim's pipe; 7 measured),
+ * re-checked at every read. Past that a file gives its descriptor back and is opened and closed per read as before.
+ * With a hard limit of 524,288 that never binds; with 20,000 it holds all nine v1 files of up to ~1,000 tasks and
+ * none from ~2,200.
  * Not thread-safe; the owning reader serialises reads and {@link #close()}.
  */
 final class KernelFile implements AutoCloseable {
@@ -52,7 +53,7 @@ final class KernelFile implements AutoCloseable {
 
     /** How many descriptors kernel files may hold now. */
     static long allowed() {
-        return LIMIT * 3 / 4 - (long) OWN_PER_TASK * tasks;
+        return LIMIT - Math.max(1024, LIMIT / 8) - (long) OWN_PER_TASK * tasks;
     }
 
     /**

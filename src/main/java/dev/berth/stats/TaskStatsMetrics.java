@@ -2,12 +2,10 @@ package dev.berth.stats;
 
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.function.Predicate;
 import java.util.function.ToDoubleFunction;
 
@@ -42,17 +40,22 @@ public class TaskStatsMetrics {
     private final BerthMetrics metrics;
     private final boolean allocationLabels;
     private final List<Def> defs;
-    private final Map<MeterKey, Meter> meters = new HashMap<>();
-    /** Nomad's {@code cpu.total_ticks_count}: incremented by TotalTicks once per new sample, per label group. */
-    private final Map<Tags, Counter> ticksCounters = new HashMap<>();
-    private final Map<TaskKey, Long> countedTimestamps = new HashMap<>();
-    private volatile Map<Tags, TaskResourceUsage> groups = Map.of();
+    /** Each sampled task's label group, looked up by the task's key (no tags are built or hashed per tick). */
+    private final Map<TaskKey, Member> members = new HashMap<>();
+    /** The label groups by their tags: tasks with the same labels share one (allocation-labels=false sums them). */
+    private final Map<Tags, Group> groupsByTags = new HashMap<>();
+    /** The summed usage of every group at the last tick, keyed by the group's identity; the meters read it. */
+    private volatile Map<Group, TaskResourceUsage> usages = Map.of();
+    private long tick;
 
     public TaskStatsMetrics(TaskStatsCollector collector, BerthMetrics metrics, boolean allocationLabels) {
         this.collector = collector;
         this.metrics = metrics;
         this.allocationLabels = allocationLabels;
         this.defs = metrics.naming() == MetricsNaming.NOMAD ? nomadDefs() : prometheusDefs();
+        if (defs.size() > Long.SIZE) {
+            throw new IllegalStateException("more meter definitions than bits in a mask");
+        }
     }
 
     /** Starts following the collector: meters are reconciled after every tick and every unregister. */
@@ -61,67 +64,128 @@ public class TaskStatsMetrics {
         reconcile(collector.snapshots());
     }
 
+    /**
+     * Brings the meters in line with the snapshots. This runs every tick for every task (1,000 tasks: 14k series), so
+     * the steady state costs one identity-keyed map entry per group and a bit mask per group: tags are built once per
+     * task, and meters are registered or removed only when a group appears, disappears, or starts or stops measuring a
+     * field.
+     */
     synchronized void reconcile(Map<TaskKey, TaskStatsSnapshot> snapshots) {
-        Map<Tags, TaskResourceUsage> next = new LinkedHashMap<>();
-        for (TaskStatsSnapshot snapshot : snapshots.values()) {
-            next.merge(tags(snapshot.target()), snapshot.usage(), TaskResourceUsage::plus);
-        }
-        groups = next;
-        if (metrics.naming() == MetricsNaming.NOMAD) {
-            countTicks(snapshots, next);
-        }
-        // Keys are (definition, label group) pairs, compared without rendering names or tags: this runs every tick
-        // for every series (14k at 1,000 allocations), so it must not build strings.
-        Set<MeterKey> wanted = new HashSet<>();
-        next.forEach((tags, usage) -> {
-            for (Def def : defs) {
-                if (def.publish().test(usage)) {
-                    wanted.add(new MeterKey(def, tags));
-                }
-            }
-        });
-        meters.entrySet().removeIf(entry -> {
-            boolean gone = !wanted.contains(entry.getKey());
-            if (gone) {
-                metrics.remove(entry.getValue());
-            }
-            return gone;
-        });
-        for (MeterKey key : wanted) {
-            if (!meters.containsKey(key)) {
-                Def def = key.def();
-                Tags all = def.extraTags() == null ? key.group() : key.group().and(def.extraTags());
-                register(def, key.group(), all).ifPresent(meter -> meters.put(key, meter));
-            }
-        }
-    }
-
-    /** One series: a meter definition (compared by identity of the fixed definitions) and its label group. */
-    private record MeterKey(Def def, Tags group) {
-    }
-
-    private void countTicks(Map<TaskKey, TaskStatsSnapshot> snapshots, Map<Tags, TaskResourceUsage> next) {
-        countedTimestamps.keySet().retainAll(snapshots.keySet());
+        long now = ++tick;
+        Map<Group, TaskResourceUsage> next = new HashMap<>(Math.max(16, snapshots.size() * 4 / 3 + 1));
         for (Map.Entry<TaskKey, TaskStatsSnapshot> entry : snapshots.entrySet()) {
             TaskStatsSnapshot snapshot = entry.getValue();
-            Long counted = countedTimestamps.put(entry.getKey(), snapshot.timestampNanos());
-            if (counted == null || counted != snapshot.timestampNanos()) {
-                ticksCounters.computeIfAbsent(tags(snapshot.target()), t -> metrics.counter(CPU_TOTAL_TICKS_COUNT, MetricScope.TASK, t))
-                        .increment(snapshot.usage().cpu().totalTicks());
+            Member member = members.get(entry.getKey());
+            if (member == null || member.target != snapshot.target()) {
+                member = new Member(snapshot.target(), group(tags(snapshot.target())));
+                members.put(entry.getKey(), member);
+            }
+            member.seen = now;
+            next.merge(member.group, snapshot.usage(), TaskResourceUsage::plus);
+            if (metrics.naming() == MetricsNaming.NOMAD && member.countedTimestamp != snapshot.timestampNanos()) {
+                member.countedTimestamp = snapshot.timestampNanos();
+                member.group.ticks().increment(snapshot.usage().cpu().totalTicks());
             }
         }
-        ticksCounters.entrySet().removeIf(entry -> {
-            boolean gone = !next.containsKey(entry.getKey());
+        usages = next;
+        members.values().removeIf(member -> member.seen != now);
+        next.forEach((group, usage) -> {
+            group.seen = now;
+            group.publish(mask(usage));
+        });
+        groupsByTags.values().removeIf(group -> {
+            boolean gone = group.seen != now;
             if (gone) {
-                metrics.remove(entry.getValue());
+                group.removeAll();
             }
             return gone;
         });
     }
 
-    private Optional<? extends Meter> register(Def def, Tags group, Tags tags) {
+    private long mask(TaskResourceUsage usage) {
+        long mask = 0;
+        for (int i = 0; i < defs.size(); i++) {
+            if (defs.get(i).publish().test(usage)) {
+                mask |= 1L << i;
+            }
+        }
+        return mask;
+    }
+
+    private Group group(Tags tags) {
+        return groupsByTags.computeIfAbsent(tags, Group::new);
+    }
+
+    /** One sampled task: its target (tags are rebuilt only when a re-registered task brings a new one) and group. */
+    private static final class Member {
+        final TaskStatsTarget target;
+        final Group group;
+        long seen;
+        long countedTimestamp = Long.MIN_VALUE;
+
+        Member(TaskStatsTarget target, Group group) {
+            this.target = target;
+            this.group = group;
+        }
+    }
+
+    /**
+     * One label group and its meters, one per definition whose bit is set in {@link #published}. Compared by identity:
+     * the gauges look their usage up with it every scrape.
+     */
+    private final class Group {
+        final Tags tags;
+        final Meter[] meters = new Meter[defs.size()];
+        long published;
+        long seen;
+        /** Nomad's {@code cpu.total_ticks_count}: incremented by TotalTicks once per new sample of each member. */
+        Counter ticks;
+
+        Group(Tags tags) {
+            this.tags = tags;
+        }
+
+        Counter ticks() {
+            if (ticks == null) {
+                ticks = metrics.counter(CPU_TOTAL_TICKS_COUNT, MetricScope.TASK, tags);
+            }
+            return ticks;
+        }
+
+        void publish(long wanted) {
+            long changed = wanted ^ published;
+            if (changed == 0) {
+                return;
+            }
+            for (int i = 0; i < meters.length; i++) {
+                long bit = 1L << i;
+                if ((changed & bit) == 0) {
+                    continue;
+                }
+                if ((wanted & bit) != 0) {
+                    Def def = defs.get(i);
+                    Tags all = def.extraTags() == null ? tags : tags.and(def.extraTags());
+                    meters[i] = register(def, this, all).orElse(null);
+                } else if (meters[i] != null) {
+                    metrics.remove(meters[i]);
+                    meters[i] = null;
+                }
+            }
+            published = wanted;
+        }
+
+        void removeAll() {
+            publish(0);
+            if (ticks != null) {
+                metrics.remove(ticks);
+                ticks = null;
+            }
+        }
+    }
+
+    private Optional<? extends Meter> register(Def def, Group group, Tags tags) {
         ToDoubleFunction<TaskStatsMetrics> value = self -> {
-            TaskResourceUsage usage = self.groups.get(group);
+            TaskResourceUsage usage = self.usages.get(group);
             return usage == null ? Double.NaN : def.value().applyAsDouble(usage);
         };
         return def.counter()

@@ -122,6 +122,35 @@ class TaskStatsMetricsTest {
         assertThat(registry.find("berth.task.memory.usage").gauges()).isEmpty();
     }
 
+    @Test
+    void seriesFollowWhatIsMeasuredAndATaskReRegisteredUnderNewLabelsMovesItsSeries() {
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        new TaskStatsMetrics(collector, new BerthMetrics(registry, MetricsNaming.PROMETHEUS, "node1", "n-1", "dc1", ""), true).bind();
+        samples.put("a1/web", v2Sample(100, 10)); // v2: no kernel memory
+        collector.register(target("a1", "web"));
+        collector.collect();
+        var first = registry.get("berth.task.memory.usage").gauge();
+        assertThat(registry.find("berth.task.memory.kernel_usage").gauge()).isNull();
+
+        samples.put("a1/web", v1Sample(150, 10)); // now measured: its series appears, the others stay the same meters
+        collector.collect();
+        assertThat(registry.get("berth.task.memory.kernel_usage").gauge().value()).isEqualTo(1);
+        assertThat(registry.get("berth.task.memory.usage").gauge()).isSameAs(first);
+        assertThat(first.value()).isEqualTo(150);
+        int meters = registry.getMeters().size();
+        collector.collect();
+        assertThat(registry.getMeters()).hasSize(meters);
+
+        samples.put("a1/web", v2Sample(150, 10)); // no longer measured: the series goes, never a stale value
+        collector.collect();
+        assertThat(registry.find("berth.task.memory.kernel_usage").gauge()).isNull();
+
+        collector.register(new TaskStatsTarget("a1", "web", "shop-v2", "front", "default", CgroupVersion.NONE, Map.of(), 1, 0));
+        collector.collect();
+        assertThat(registry.find("berth.task.memory.usage").tag("job", "shop").gauges()).isEmpty();
+        assertThat(registry.get("berth.task.memory.usage").tag("job", "shop-v2").gauge().value()).isEqualTo(150);
+    }
+
     @org.junit.jupiter.params.ParameterizedTest
     @org.junit.jupiter.params.provider.EnumSource(MetricsNaming.class)
     void theTaskExpositionPassesPromtoolInBothModes(MetricsNaming naming) throws Exception {
