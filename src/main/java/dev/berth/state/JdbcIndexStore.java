@@ -31,9 +31,8 @@ class JdbcIndexStore implements IndexStore {
         }
         int updated = jdbc.sql("UPDATE node_index SET high_water = :mark WHERE slot = 1 AND high_water < :mark")
                 .param("mark", highWater).update();
-        if (updated == 0) {
-            jdbc.sql("INSERT INTO node_index (slot, high_water) SELECT 1, ? WHERE NOT EXISTS (SELECT 1 FROM node_index WHERE slot = 1)")
-                    .param(highWater).update();
+        if (updated == 0 && jdbc.sql("SELECT COUNT(*) FROM node_index WHERE slot = 1").query(Long.class).single() == 0) {
+            jdbc.sql("INSERT INTO node_index (slot, high_water) VALUES (1, ?)").param(highWater).update();
         }
     }
 }
