@@ -9,7 +9,7 @@
 # Every figure is printed with the load average at the moment it was taken (the 1-minute figure of /proc/loadavg).
 #
 # Usage: bench/footprint.sh [N ...]          (default: 1000 2000)
-# Env:   WINDOW=30 (CPU window, s), SETTLE=20 (wait after start / after all N running / after destroy, s),
+# Env:   WINDOW=30 (CPU window, s), SETTLE=20 (wait after start / after all N running, s), AFTER_SETTLE=60 (after destroy),
 #        JAVA_OPTS (passed to bin/berth), LAUNCHER (default bin/berth), PAR=8 (parallel PUTs), KEEP=1 (keep data dir)
 # Needs: a build (./mvnw -Paot package -DskipTests for the AOT cache; a plain `package` works, just starts slower),
 #        gcc, curl, root (raw_exec tasks in cgroups).
@@ -19,6 +19,7 @@ COUNTS=("${@:-1000}")
 [[ $# -gt 0 ]] || COUNTS=(1000 2000)
 WINDOW=${WINDOW:-30}
 SETTLE=${SETTLE:-20}
+AFTER_SETTLE=${AFTER_SETTLE:-60} # after destroying: the heap trimmer looks every 30 s and trims after a quiet look
 PAR=${PAR:-8}
 LAUNCHER=${LAUNCHER:-bin/berth}
 WORK=$(mktemp -d /tmp/berth-footprint.XXXXXX)
@@ -150,7 +151,7 @@ s0=$(date +%s)
 destroy_all
 for _ in $(seq 1 900); do [[ "$(running)" -eq 0 ]] 2>/dev/null && break; sleep 1; done
 row "destroyed all (in)" "$(( $(date +%s) - s0 )) s"
-sleep "$SETTLE"
+sleep "$AFTER_SETTLE"
 c0=$(ticks "$AGENT"); sleep "$WINDOW"; c1=$(ticks "$AGENT")
 row "after destroy: RSS / threads / CPU (no forced GC)" "$(rss_mb "$AGENT") MB / $(threads "$AGENT") / $(pct "$c0" "$c1" "$WINDOW") % of a core"
 AFTER_HEAP=$(heap_after_gc_mb)

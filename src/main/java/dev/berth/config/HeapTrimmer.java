@@ -13,20 +13,25 @@ import org.springframework.context.SmartLifecycle;
 import org.springframework.stereotype.Component;
 
 /**
- * Gives heap back to the OS once the agent goes quiet, for the collectors that never do it by themselves (Serial and
- * Parallel shrink only at a full GC; G1, ZGC and Shenandoah uncommit on their own and are left alone). The shipped
- * {@code bin/jvm.options} use Serial, the smallest collector for a daemon this size.
+ * Gives heap back to the OS, for the collectors that never do it by themselves (Serial and Parallel shrink only at a
+ * full GC; G1, ZGC and Shenandoah uncommit on their own and are left alone). The shipped {@code bin/jvm.options} use
+ * Serial, the smallest collector for a daemon this size, with {@code -XX:-ShrinkHeapInSteps} so one full GC shrinks
+ * the heap to {@code -XX:MaxHeapFreeRatio} at once.
  *
- * <p>Every {@link #PERIOD} (the first three times after {@link #FIRST_PERIOD}): when no collection ran during the last period (nothing allocates much: no starts, no
- * destroys, no request bursts) and the committed heap grew by half since the last trim, it asks for one full GC; with
- * {@code -XX:MaxHeapFreeRatio} the JVM then uncommits the free part. After start that sheds the start-up garbage;
- * after allocations are destroyed it returns what they used. It runs at most once per quiet phase. Off with
- * {@code -Dberth.heap-trim=false}.
+ * <p>Every {@link #PERIOD} (the first three times after {@link #FIRST_PERIOD}) it takes a look ({@link Policy}) and
+ * asks for one full GC when either
+ * <ul>
+ *   <li>the committed heap grew by half (and 16 MiB) since the last trim: a busy phase (1,000 tasks sampled every
+ *       second never leave a quiet minute) fills the old generation with garbage promoted early; or</li>
+ *   <li>the agent went quiet (no collection during the last period) after a collection since the last trim: after
+ *       start-up, and after allocations are destroyed, it returns what they used. Once per quiet phase.</li>
+ * </ul>
+ * Off with {@code berth.heap-trim=false}.
  */
 @Component
 public class HeapTrimmer implements SmartLifecycle {
 
-    static final Duration PERIOD = Duration.ofSeconds(60);
+    static final Duration PERIOD = Duration.ofSeconds(30);
     /** The first looks come sooner, so the start-up garbage is shed soon after the agent is ready. */
     static final Duration FIRST_PERIOD = Duration.ofSeconds(10);
     private static final int FIRST_LOOKS = 3;
@@ -38,8 +43,7 @@ public class HeapTrimmer implements SmartLifecycle {
     private final List<GarbageCollectorMXBean> collectors = ManagementFactory.getGarbageCollectorMXBeans();
     private final boolean enabled;
     private volatile Thread thread;
-    private long lastCollections;
-    private long committedAfterTrim;
+    private Policy policy;
 
     public HeapTrimmer(BerthProperties properties) {
         this.enabled = properties.heapTrim();
@@ -50,7 +54,7 @@ public class HeapTrimmer implements SmartLifecycle {
         if (!enabled || selfShrinking()) {
             return;
         }
-        lastCollections = collections();
+        policy = new Policy(collections(), memory.getHeapMemoryUsage().getCommitted());
         thread = Thread.ofVirtual().name("berth-heap-trim").start(this::run);
     }
 
@@ -67,18 +71,46 @@ public class HeapTrimmer implements SmartLifecycle {
 
     /** One look; returns whether it asked for a full GC. */
     boolean check() {
-        long collections = collections();
-        boolean quiet = collections == lastCollections;
-        lastCollections = collections;
         long committed = memory.getHeapMemoryUsage().getCommitted();
-        if (!quiet || committed <= committedAfterTrim + committedAfterTrim / 2 + SLACK_BYTES) {
+        if (!policy.look(collections(), committed)) {
             return false;
         }
-        System.gc(); // the one place the agent asks for a full collection, and only when quiet
-        committedAfterTrim = memory.getHeapMemoryUsage().getCommitted();
-        lastCollections = collections();
-        log.debug("heap trimmed: committed {} MB -> {} MB", committed >> 20, committedAfterTrim >> 20);
+        System.gc(); // the one place the agent asks for a full collection
+        long after = memory.getHeapMemoryUsage().getCommitted();
+        policy.trimmed(collections(), after);
+        log.debug("heap trimmed: committed {} MB -> {} MB", committed >> 20, after >> 20);
         return true;
+    }
+
+    /** When to trim, apart from the JVM so it is tested exactly: fed the collection count and committed heap. */
+    static final class Policy {
+        private long lastCollections;
+        private long committedAfterTrim;
+        private boolean collectedSinceTrim;
+
+        Policy(long collections, long committed) {
+            this.lastCollections = collections;
+            this.committedAfterTrim = committed;
+            this.collectedSinceTrim = true; // the start-up's garbage is shed at the first quiet look
+        }
+
+        /** One look; true when a full GC should run now. */
+        boolean look(long collections, long committed) {
+            boolean quiet = collections == lastCollections;
+            lastCollections = collections;
+            if (!quiet) {
+                collectedSinceTrim = true;
+            }
+            boolean grew = committed > committedAfterTrim + committedAfterTrim / 2 + SLACK_BYTES;
+            return grew || quiet && collectedSinceTrim;
+        }
+
+        /** The full GC ran: the count and committed heap right after it. */
+        void trimmed(long collections, long committed) {
+            lastCollections = collections;
+            committedAfterTrim = committed;
+            collectedSinceTrim = false;
+        }
     }
 
     private long collections() {

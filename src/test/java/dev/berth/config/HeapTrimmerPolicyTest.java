@@ -1,0 +1,47 @@
+package dev.berth.config;
+
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class HeapTrimmerPolicyTest {
+
+    private static final long MB = 1L << 20;
+
+    @Test
+    void theStartUpGarbageIsShedAtTheFirstQuietLookAndAQuietAgentIsNotCollectedAgain() {
+        HeapTrimmer.Policy policy = new HeapTrimmer.Policy(5, 80 * MB);
+
+        assertThat(policy.look(7, 80 * MB)).as("collections ran during the period: not quiet").isFalse();
+        assertThat(policy.look(7, 80 * MB)).as("quiet after start").isTrue();
+        policy.trimmed(8, 60 * MB);
+
+        for (int i = 0; i < 10; i++) {
+            assertThat(policy.look(8, 60 * MB)).as("still quiet, nothing collected since the trim").isFalse();
+        }
+    }
+
+    @Test
+    void aBusyPhaseThatGrowsTheHeapByHalfIsTrimmedWithoutWaitingForQuiet() {
+        HeapTrimmer.Policy policy = new HeapTrimmer.Policy(0, 60 * MB);
+        policy.trimmed(1, 60 * MB);
+
+        assertThat(policy.look(20, 100 * MB)).as("busy, grew by 40 MB: under half + 16 MiB").isFalse();
+        assertThat(policy.look(40, 107 * MB)).as("busy, grew past 60 + 30 + 16 MiB").isTrue();
+        policy.trimmed(41, 180 * MB);
+        assertThat(policy.look(60, 200 * MB)).as("the new baseline is the trimmed size").isFalse();
+    }
+
+    @Test
+    void allocationsDestroyedThenAQuietPeriodGiveTheirHeapBack() {
+        HeapTrimmer.Policy policy = new HeapTrimmer.Policy(0, 60 * MB);
+        policy.trimmed(1, 60 * MB);
+        assertThat(policy.look(30, 200 * MB)).isTrue(); // the busy phase
+        policy.trimmed(31, 180 * MB);
+        assertThat(policy.look(50, 180 * MB)).as("destroying: collections, no growth").isFalse();
+
+        assertThat(policy.look(50, 180 * MB)).as("quiet after the destroys").isTrue();
+        policy.trimmed(51, 70 * MB);
+        assertThat(policy.look(51, 70 * MB)).isFalse();
+    }
+}
