@@ -23,7 +23,7 @@ import dev.berth.config.ThreadNiceness;
  *
  * <p>Each of the tick's workers takes the next read from a shared cursor and goes on until none is left: a tick costs
  * a handful of thread wake-ups, not two per task (handing each read to a thread and waiting for it was 2,000 context
- * switches a second at 1,000 tasks, more CPU than the Java side of the reads themselves, issue 15).
+ * switches a second at 1,000 tasks, more CPU than the Java side of the reads themselves).
  *
  * <p>A read that runs longer than {@code stuckAfter} (a hung cgroupfs, a D-state process) stops counting against the
  * parallelism: its worker is left blocked in it and a new worker takes the next read, so a stuck read never holds up
