@@ -19,7 +19,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Keeps the layout of docs/architecture.md: no package cycle at any depth, dependencies pointing one way
- * ({@code api → alloc → driver, device, stats → host}), the alloc sub-packages layered, JPA only inside {@code state},
+ * ({@code api → alloc → driver, device, stats → host}), the alloc sub-packages layered, SQL only inside {@code state},
  * classes small and comments that say what they mean.
  */
 class ArchitectureTest {
@@ -46,11 +46,11 @@ class ArchitectureTest {
         slices().matching("dev.berth.(**)").should().beFreeOfCycles().check(classes);
     }
 
+    /** The database is reached only through the state adapters (Spring JDBC); features see their ports. */
     @Test
-    void jpaStaysInsideState() {
+    void jdbcStaysInsideState() {
         noClasses().that().resideOutsideOfPackage("dev.berth.state..")
-                .should().dependOnClassesThat().resideInAnyPackage("jakarta.persistence..", "org.springframework.data.jpa..",
-                        "org.hibernate..")
+                .should().dependOnClassesThat().resideInAnyPackage("org.springframework.jdbc..", "java.sql..", "javax.sql..")
                 .check(classes);
     }
 

@@ -4,7 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
-/** Stands for the H2 store (tested separately in {@code JpaDeviceReservationStoreTest}); keeps its unique-key rule. */
+/** Stands for the H2 store (tested separately in {@code JdbcDeviceReservationStoreTest}); keeps its unique-key rule. */
 final class InMemoryReservationStore implements DeviceReservationStore {
 
     final List<Held> rows = new CopyOnWriteArrayList<>();

@@ -9,8 +9,8 @@ import dev.berth.alloc.task.TaskState;
 import dev.berth.alloc.task.TaskStateStore;
 
 /**
- * Port: durable state of allocations and their tasks. Implemented in memory (tests) and with H2/JPA in {@code state}; both
- * pass {@code AllocStateStoreContract}.
+ * Port: durable state of allocations and their tasks. Implemented in memory (tests) and with H2 through Spring JDBC in
+ * {@code state}; both pass {@code AllocStateStoreContract}.
  *
  * <p>Contract: every method is thread-safe and each write is atomic. Once {@link #deleteAlloc} ran for an ID, that
  * allocation is a tombstone: every later write for it (alloc, task state, local state) is ignored and returns false, so a

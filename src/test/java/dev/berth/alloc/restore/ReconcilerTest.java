@@ -166,7 +166,7 @@ class ReconcilerTest {
         assertThat(report).isEqualTo(new Reconciler.Report(2, 1, 1, 0));
     }
 
-    /** Like the JPA store: every persisted local state, also of tasks the stored spec no longer lists. */
+    /** Like the H2 store: every persisted local state, also of tasks the stored spec no longer lists. */
     private record AllTasksStore(InMemoryAllocStateStore d) implements AllocStateStore {
         @Override
         public Map<String, TaskLocalState> allTaskLocalStates() {

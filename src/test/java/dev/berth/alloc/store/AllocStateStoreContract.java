@@ -26,7 +26,7 @@ import dev.berth.driver.TaskHandle;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The {@link AllocStateStore} contract (seed 002), run against every implementation: in memory and H2/JPA.
+ * The {@link AllocStateStore} contract (seed 002), run against every implementation: in memory and H2 (Spring JDBC).
  */
 public abstract class AllocStateStoreContract {
 

@@ -8,15 +8,15 @@ import dev.berth.device.TaskRef;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.data.jpa.test.autoconfigure.DataJpaTest;
+import org.springframework.boot.jdbc.test.autoconfigure.JdbcTest;
 import org.springframework.context.annotation.Import;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-@DataJpaTest
-@Import({ JpaDeviceReservationStore.class, JpaDeviceReservationStoreTest.Clocks.class })
-class JpaDeviceReservationStoreTest {
+@JdbcTest
+@Import({ JdbcDeviceReservationStore.class, JdbcDeviceReservationStoreTest.Clocks.class })
+class JdbcDeviceReservationStoreTest {
 
     static class Clocks {
 
@@ -29,7 +29,7 @@ class JpaDeviceReservationStoreTest {
     private static final DeviceGroupKey T4 = new DeviceGroupKey("nvidia", "gpu", "Tesla T4");
 
     @Autowired
-    JpaDeviceReservationStore store;
+    JdbcDeviceReservationStore store;
 
     @Test
     void savesLoadsAndDeletesByAlloc() {

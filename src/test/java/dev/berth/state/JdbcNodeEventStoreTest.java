@@ -6,7 +6,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.data.jpa.test.autoconfigure.DataJpaTest;
+import org.springframework.boot.jdbc.test.autoconfigure.JdbcTest;
 import org.springframework.boot.jdbc.test.autoconfigure.AutoConfigureTestDatabase;
 import org.springframework.context.annotation.Import;
 import org.springframework.test.context.TestPropertySource;
@@ -15,17 +15,17 @@ import dev.berth.fingerprint.NodeEvent;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** The node-event table through Flyway's schema (ddl validate). */
-@DataJpaTest
+/** The node-event table through Flyway's schema (the Flyway migrations, as the agent runs them). */
+@JdbcTest
 @AutoConfigureTestDatabase(replace = AutoConfigureTestDatabase.Replace.NONE)
 @TestPropertySource(properties = "spring.datasource.url=jdbc:h2:mem:node-events;DB_CLOSE_DELAY=-1")
-@Import(JpaNodeEventStore.class)
-class JpaNodeEventStoreTest {
+@Import(JdbcNodeEventStore.class)
+class JdbcNodeEventStoreTest {
 
     private static final Instant T0 = Instant.parse("2026-11-22T00:00:00.123456789Z");
 
     @Autowired
-    JpaNodeEventStore store;
+    JdbcNodeEventStore store;
 
     @Test
     void keepsTheNewestEventsInOrderWithTheirDetails() {

@@ -3,7 +3,7 @@ package dev.berth.state;
 import java.time.Clock;
 
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.data.jpa.test.autoconfigure.DataJpaTest;
+import org.springframework.boot.jdbc.test.autoconfigure.JdbcTest;
 import org.springframework.boot.test.context.TestConfiguration;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
@@ -13,14 +13,14 @@ import org.springframework.transaction.annotation.Transactional;
 import dev.berth.alloc.store.AllocStateStore;
 import dev.berth.alloc.store.AllocStateStoreContract;
 
-/** The store contract against H2 through JPA and the Flyway schema (no test transaction: the store runs its own). */
-@DataJpaTest
+/** The store contract against H2 through Spring JDBC and the Flyway schema (no test transaction: the store runs its own). */
+@JdbcTest
 @Transactional(propagation = Propagation.NOT_SUPPORTED)
-@Import({JpaAllocStateStore.class, JpaAllocStateStoreTest.ClockConfig.class})
-class JpaAllocStateStoreTest extends AllocStateStoreContract {
+@Import({JdbcAllocStateStore.class, JdbcAllocStateStoreTest.ClockConfig.class})
+class JdbcAllocStateStoreTest extends AllocStateStoreContract {
 
     @Autowired
-    JpaAllocStateStore store;
+    JdbcAllocStateStore store;
 
     @Override
     protected AllocStateStore store() {

@@ -3,7 +3,7 @@ package dev.berth.state;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.data.jpa.test.autoconfigure.DataJpaTest;
+import org.springframework.boot.jdbc.test.autoconfigure.JdbcTest;
 import org.springframework.boot.jdbc.test.autoconfigure.AutoConfigureTestDatabase;
 import org.springframework.context.annotation.Import;
 import org.springframework.test.context.TestPropertySource;
@@ -13,14 +13,14 @@ import dev.berth.events.NodeIndex;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** The node index's high-water mark through Flyway's schema: a new NodeIndex over the same store never reuses an index. */
-@DataJpaTest
+@JdbcTest
 @AutoConfigureTestDatabase(replace = AutoConfigureTestDatabase.Replace.NONE)
 @TestPropertySource(properties = "spring.datasource.url=jdbc:h2:mem:node-index;DB_CLOSE_DELAY=-1")
-@Import(JpaIndexStore.class)
-class JpaIndexStoreTest {
+@Import(JdbcIndexStore.class)
+class JdbcIndexStoreTest {
 
     @Autowired
-    JpaIndexStore store;
+    JdbcIndexStore store;
 
     @Test
     void aNewNodeStartsAtZeroAndARestartedIndexNeverGoesBack() {
