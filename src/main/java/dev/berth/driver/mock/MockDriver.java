@@ -67,9 +67,10 @@ public class MockDriver implements TaskDriver, AutoCloseable {
         return NAME;
     }
 
+    /** Every 500 ms while enabled (tests script its health); disabled it can never change, so once every 30 s. */
     @Override
     public Duration fingerprintPeriod() {
-        return Duration.ofMillis(500);
+        return enabled ? Duration.ofMillis(500) : Duration.ofSeconds(30);
     }
 
     @Override

@@ -81,6 +81,9 @@ class MockDriverTest {
         MockDriver off = new MockDriver(false, Clock.systemUTC(), new ScheduledThreadPoolExecutor(1), (d, cancel) -> sleeps.add(d));
         try {
             assertThat(off.fingerprint()).isEqualTo(new DriverFingerprint(HealthState.UNDETECTED, "disabled", Map.of()));
+            // a disabled driver's fingerprint never changes: an idle agent does not wake for it twice a second
+            assertThat(off.fingerprintPeriod()).isEqualTo(java.time.Duration.ofSeconds(30));
+            assertThat(driver.fingerprintPeriod()).isEqualTo(java.time.Duration.ofMillis(500));
         } finally {
             off.close();
         }
