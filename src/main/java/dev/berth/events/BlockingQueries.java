@@ -7,15 +7,20 @@ import java.util.function.Supplier;
 import java.util.random.RandomGenerator;
 
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.context.SmartLifecycle;
 import org.springframework.stereotype.Component;
 
 /**
  * Nomad's blocking queries over the {@link ChangeFeed}: a read with {@code ?index=N} answers as soon as what it watches
  * has an index above N, or when the wait runs out, whichever comes first; a read with index 0 answers at once. No thread
  * is held while a query waits.
+ *
+ * <p>When the agent stops, every waiting query is answered at once with what it reads then (and so is any that arrives
+ * while the agent stops), before the web server's graceful shutdown begins: otherwise one open long poll kept a
+ * {@code kill -TERM} waiting for the whole shutdown phase (20 s) and its client saw the connection drop.
  */
 @Component
-public class BlockingQueries {
+public class BlockingQueries implements SmartLifecycle {
 
     /** Nomad's default wait when a query gives an index but no wait. */
     public static final Duration DEFAULT_WAIT = Duration.ofMinutes(5);
@@ -26,6 +31,7 @@ public class BlockingQueries {
 
     private final ChangeFeed feed;
     private final RandomGenerator random;
+    private volatile boolean running;
 
     @Autowired
     public BlockingQueries(ChangeFeed feed) {
@@ -35,6 +41,24 @@ public class BlockingQueries {
     BlockingQueries(ChangeFeed feed, RandomGenerator random) {
         this.feed = feed;
         this.random = random;
+    }
+
+    @Override
+    public void start() {
+        running = true;
+        feed.resumeWaiting();
+    }
+
+    /** Runs in the default (last-started, first-stopped) phase, before the web server's graceful shutdown. */
+    @Override
+    public void stop() {
+        running = false;
+        feed.releaseWaiters();
+    }
+
+    @Override
+    public boolean isRunning() {
+        return running;
     }
 
     /** The wait a query really gets: the default when none is given, capped, plus Nomad's jitter. */

@@ -44,6 +44,7 @@ public class ChangeFeed {
     private final AtomicInteger journalSize = new AtomicInteger();
     private final AtomicLong discardedThrough = new AtomicLong();
     private final Set<Waiter> waiters = ConcurrentHashMap.newKeySet();
+    private volatile boolean released;
 
     @Autowired
     public ChangeFeed(NodeIndex nodeIndex) {
@@ -134,9 +135,31 @@ public class ChangeFeed {
                 return waiter.future;
             }
         }
+        if (released) { // checked after the registration: a release running now either completes it or is seen here
+            waiter.future.complete(0L);
+            return waiter.future;
+        }
         long nanos = Math.max(0, timeout.toNanos());
         waiter.future.completeOnTimeout(0L, nanos, TimeUnit.NANOSECONDS);
         return waiter.future;
+    }
+
+    /**
+     * Answers every waiting request now, as if its wait had run out (with 0), and every later one at once, until
+     * {@link #resumeWaiting()}. For the agent's stop: a long poll (a blocking query waits up to 10 minutes) must not
+     * hold the web server's graceful shutdown for its whole phase, and its client gets an answer instead of a dropped
+     * connection.
+     */
+    public void releaseWaiters() {
+        released = true;
+        for (Waiter waiter : waiters) {
+            waiter.future.complete(0L);
+        }
+    }
+
+    /** Waiting is back to normal (the agent started again after a stop). */
+    public void resumeWaiting() {
+        released = false;
     }
 
     /** How many requests are waiting for a change right now (an answered waiter no longer counts). */
