@@ -157,6 +157,11 @@ public class ChangeFeed {
         }
     }
 
+    /** True between {@link #releaseWaiters()} and {@link #resumeWaiting()}: the agent is stopping. */
+    public boolean released() {
+        return released;
+    }
+
     /** Waiting is back to normal (the agent started again after a stop). */
     public void resumeWaiting() {
         released = false;

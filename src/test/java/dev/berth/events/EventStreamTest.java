@@ -69,6 +69,19 @@ class EventStreamTest {
     }
 
     @Test
+    void aStreamEndsWhenTheFeedReleasesItsWaitersAsTheAgentStops() {
+        alloc("a");
+        Recording sink = new Recording();
+        CompletableFuture<EventStream.End> end = run(stream(0, Duration.ofMinutes(1)), sink);
+        await().until(() -> sink.changes().size() == 1);
+
+        feed.releaseWaiters(); // the blocking queries stop first: the stream must end, not spin on waits that return at once
+
+        assertThat(end).succeedsWithin(Duration.ofSeconds(30)).isEqualTo(EventStream.End.STOPPED);
+        feed.resumeWaiting();
+    }
+
+    @Test
     void anIndexResumesAtThatChangeAsNomadDoesAndAnIndexTooOldStartsAtTheOldestHeld() {
         for (int i = 0; i < 5; i++) {
             alloc("a" + i);
