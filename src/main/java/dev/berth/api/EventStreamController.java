@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.berth.events.Change;
@@ -17,7 +16,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import tools.jackson.databind.json.JsonMapper;
 
-import org.springframework.context.SmartLifecycle;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
@@ -28,7 +26,7 @@ import org.springframework.web.bind.annotation.RestController;
  * the change journal from its own cursor ({@link EventStream}); nothing is queued per subscriber.
  */
 @RestController
-class EventStreamController implements SmartLifecycle {
+class EventStreamController {
 
     private static final Logger log = LoggerFactory.getLogger(EventStreamController.class);
     private static final byte[] HEARTBEAT = "{}\n".getBytes(StandardCharsets.US_ASCII);
@@ -36,7 +34,6 @@ class EventStreamController implements SmartLifecycle {
     private final ChangeFeed feed;
     private final EventStreamProperties properties;
     private final EventJson json;
-    private final AtomicBoolean stopped = new AtomicBoolean(true);
     private final AtomicInteger open = new AtomicInteger();
 
     EventStreamController(ChangeFeed feed, EventStreamProperties properties, JsonMapper jsonMapper, AllocationJson allocations) {
@@ -55,7 +52,8 @@ class EventStreamController implements SmartLifecycle {
         } catch (IllegalArgumentException e) {
             throw new ApiException.BadRequest("Invalid topic query: " + e.getMessage());
         }
-        EventStream stream = new EventStream(feed, filter, from, properties.heartbeat(), properties.batch(), stopped::get);
+        EventStream stream = new EventStream(feed, filter, from, properties.heartbeat(), properties.batch(),
+                feed::released); // the agent stops: ChangeFeed.stop() releases every wait, and the stream ends
         response.setStatus(200);
         response.setContentType("application/json");
         response.setHeader("Cache-Control", "no-cache");
@@ -102,20 +100,5 @@ class EventStreamController implements SmartLifecycle {
         } catch (NumberFormatException e) {
             throw new ApiException.BadRequest("Unable to parse index: strconv.Atoi: parsing \"" + index + "\": invalid syntax");
         }
-    }
-
-    @Override
-    public void start() {
-        stopped.set(false);
-    }
-
-    @Override
-    public void stop() {
-        stopped.set(true);
-    }
-
-    @Override
-    public boolean isRunning() {
-        return !stopped.get();
     }
 }

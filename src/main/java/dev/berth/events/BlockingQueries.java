@@ -7,7 +7,6 @@ import java.util.function.Supplier;
 import java.util.random.RandomGenerator;
 
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.context.SmartLifecycle;
 import org.springframework.stereotype.Component;
 
 /**
@@ -16,11 +15,11 @@ import org.springframework.stereotype.Component;
  * is held while a query waits.
  *
  * <p>When the agent stops, every waiting query is answered at once with what it reads then (and so is any that arrives
- * while the agent stops), before the web server's graceful shutdown begins: otherwise one open long poll kept a
- * {@code kill -TERM} waiting for the whole shutdown phase (20 s) and its client saw the connection drop.
+ * while the agent stops: {@link ChangeFeed#stop()}), before the web server's graceful shutdown begins: otherwise one open
+ * long poll kept a {@code kill -TERM} waiting for the whole shutdown phase (20 s) and its client saw the connection drop.
  */
 @Component
-public class BlockingQueries implements SmartLifecycle {
+public class BlockingQueries {
 
     /** Nomad's default wait when a query gives an index but no wait. */
     public static final Duration DEFAULT_WAIT = Duration.ofMinutes(5);
@@ -31,7 +30,6 @@ public class BlockingQueries implements SmartLifecycle {
 
     private final ChangeFeed feed;
     private final RandomGenerator random;
-    private volatile boolean running;
 
     @Autowired
     public BlockingQueries(ChangeFeed feed) {
@@ -41,24 +39,6 @@ public class BlockingQueries implements SmartLifecycle {
     BlockingQueries(ChangeFeed feed, RandomGenerator random) {
         this.feed = feed;
         this.random = random;
-    }
-
-    @Override
-    public void start() {
-        running = true;
-        feed.resumeWaiting();
-    }
-
-    /** Runs in the default (last-started, first-stopped) phase, before the web server's graceful shutdown. */
-    @Override
-    public void stop() {
-        running = false;
-        feed.releaseWaiters();
-    }
-
-    @Override
-    public boolean isRunning() {
-        return running;
     }
 
     /** The wait a query really gets: the default when none is given, capped, plus Nomad's jitter. */

@@ -17,6 +17,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Predicate;
 
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.context.SmartLifecycle;
 import org.springframework.stereotype.Component;
 
 /**
@@ -31,7 +32,7 @@ import org.springframework.stereotype.Component;
  * that resumes "after index n" can never skip a change that was still being written.
  */
 @Component
-public class ChangeFeed {
+public class ChangeFeed implements SmartLifecycle {
 
     /** How many recent changes the journal keeps by default. */
     public static final int DEFAULT_CAPACITY = 4096;
@@ -45,6 +46,7 @@ public class ChangeFeed {
     private final AtomicLong discardedThrough = new AtomicLong();
     private final Set<Waiter> waiters = ConcurrentHashMap.newKeySet();
     private volatile boolean released;
+    private volatile boolean running;
 
     @Autowired
     public ChangeFeed(NodeIndex nodeIndex) {
@@ -165,6 +167,27 @@ public class ChangeFeed {
     /** Waiting is back to normal (the agent started again after a stop). */
     public void resumeWaiting() {
         released = false;
+    }
+
+    @Override
+    public void start() {
+        running = true;
+        resumeWaiting();
+    }
+
+    /**
+     * The agent stops: every long poll and event stream is answered or ended now. Runs in the default (first-stopped)
+     * phase, before the web server's graceful shutdown, which would otherwise wait for them for its whole phase.
+     */
+    @Override
+    public void stop() {
+        running = false;
+        releaseWaiters();
+    }
+
+    @Override
+    public boolean isRunning() {
+        return running;
     }
 
     /** How many requests are waiting for a change right now (an answered waiter no longer counts). */

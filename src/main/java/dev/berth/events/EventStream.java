@@ -93,7 +93,7 @@ public final class EventStream {
             sink.heartbeat();
             long nextHeartbeat = nanoTime.getAsLong() + heartbeat.toNanos();
             while (true) {
-                if (stopped.getAsBoolean() || feed.released()) { // released: the agent stops, no wait would block
+                if (stopped.getAsBoolean()) {
                     return End.STOPPED;
                 }
                 if (fellBehind()) {

@@ -74,17 +74,17 @@ class BlockingQueriesTest {
     void stoppingTheAgentAnswersEveryWaitingQueryAtOnceAndStartingAgainRestoresWaiting() {
         write("a");
         long index = modifyIndex.get("a");
-        queries.start();
+        feed.start();
         CompletableFuture<Indexed<String>> waiting = queries.query(index, Duration.ofMinutes(10), c -> true, () -> read("a"));
         assertThat(waiting).isNotDone();
 
-        queries.stop(); // before the web server's graceful shutdown: no long poll holds it
+        feed.stop(); // before the web server's graceful shutdown: no long poll holds it
         assertThat(waiting).isCompletedWithValue(new Indexed<>("a", index));
         assertThat(feed.waiting()).isZero();
         assertThat(queries.query(index, Duration.ofMinutes(10), c -> true, () -> read("a")))
                 .as("a query arriving while the agent stops is answered at once").isCompletedWithValue(new Indexed<>("a", index));
 
-        queries.start();
+        feed.start();
         CompletableFuture<Indexed<String>> again = queries.query(index, Duration.ofMinutes(10), c -> true, () -> read("a"));
         assertThat(again).isNotDone();
         write("a");

@@ -72,7 +72,8 @@ class EventStreamTest {
     void aStreamEndsWhenTheFeedReleasesItsWaitersAsTheAgentStops() {
         alloc("a");
         Recording sink = new Recording();
-        CompletableFuture<EventStream.End> end = run(stream(0, Duration.ofMinutes(1)), sink);
+        CompletableFuture<EventStream.End> end = run(new EventStream(feed, EventFilter.parse(null, null, c -> null), 0,
+                Duration.ofMinutes(1), 4, feed::released), sink); // wired as the controller wires it
         await().until(() -> sink.changes().size() == 1);
 
         feed.releaseWaiters(); // the blocking queries stop first: the stream must end, not spin on waits that return at once

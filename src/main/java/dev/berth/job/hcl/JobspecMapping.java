@@ -304,7 +304,7 @@ final class JobspecMapping {
         return Duration.ofNanos(nanos(v));
     }
 
-    private static String number(JsonNode n) {
+    static String number(JsonNode n) {
         double d = n.asDouble();
         return d == Math.rint(d) ? Long.toString((long) d) : Double.toString(d);
     }
@@ -341,7 +341,7 @@ final class JobspecMapping {
         return n.isArray() ? n.path(0) : n;
     }
 
-    private static void each(JsonNode n, java.util.function.Consumer<JsonNode> f) {
+    static void each(JsonNode n, java.util.function.Consumer<JsonNode> f) {
         if (n == null) {
             return;
         }

@@ -1,7 +1,6 @@
 package dev.berth.job.hcl;
 
 import java.util.Map;
-import java.util.function.Consumer;
 
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -30,7 +29,7 @@ final class ServiceBlocks {
             return;
         }
         ArrayNode out = target.putArray("Services");
-        each(block.get("service"), s -> {
+        JobspecMapping.each(block.get("service"), s -> {
             ObjectNode o = json.createObjectNode();
             text(s, o, SERVICE_TEXT);
             if (s.has("tags")) {
@@ -38,7 +37,7 @@ final class ServiceBlocks {
             }
             if (s.has("check")) {
                 ArrayNode checks = o.putArray("Checks");
-                each(s.get("check"), c -> checks.add(check(c, json)));
+                JobspecMapping.each(s.get("check"), c -> checks.add(check(c, json)));
             }
             out.add(o);
         });
@@ -67,12 +66,12 @@ final class ServiceBlocks {
         }
         if (c.has("header")) {
             ObjectNode h = co.putObject("Header");
-            each(c.get("header"), hb -> hb.properties().forEach(e -> h.set(e.getKey(), e.getValue().isArray() ? e.getValue()
+            JobspecMapping.each(c.get("header"), hb -> hb.properties().forEach(e -> h.set(e.getKey(), e.getValue().isArray() ? e.getValue()
                     : json.createArrayNode().add(e.getValue().asString()))));
         }
         if (c.has("check_restart")) {
             ObjectNode r = co.putObject("CheckRestart");
-            each(c.get("check_restart"), cr -> {
+            JobspecMapping.each(c.get("check_restart"), cr -> {
                 if (cr.has("limit")) {
                     r.put("Limit", cr.get("limit").asInt());
                 }
@@ -92,19 +91,8 @@ final class ServiceBlocks {
             if (from.has(hcl)) {
                 JsonNode v = from.path(hcl);
                 // HCL numbers arrive as doubles: a port label 8080 must stay "8080"
-                to.put(field, v.isNumber() && v.asDouble() == Math.rint(v.asDouble()) ? Long.toString(v.asLong()) : v.asString());
+                to.put(field, v.isNumber() ? JobspecMapping.number(v) : v.asString());
             }
         });
-    }
-
-    private static void each(JsonNode n, Consumer<JsonNode> f) {
-        if (n == null) {
-            return;
-        }
-        if (n.isArray()) {
-            n.forEach(f);
-        } else {
-            f.accept(n);
-        }
     }
 }
