@@ -76,7 +76,10 @@ class AgentShutdownTest {
             pid = Long.parseLong(Files.readString(pidFile).trim());
             String stat = Files.readString(Path.of("/proc/" + pid + "/stat"));
             pgid = Long.parseLong(stat.substring(stat.lastIndexOf(')') + 2).split(" ")[2]);
-            assertThat(berthThreads()).contains("berth-alloc-shut1", "berth-task-shut1-sleeper");
+            // While the task runs, neither its alloc runner nor its task runner parks a thread: both wait by callback.
+            await().atMost(Duration.ofSeconds(20))
+                    .untilAsserted(() -> assertThat(berthThreads()).doesNotContain("berth-alloc-shut1", "berth-task-shut1-sleeper"));
+            assertThat(allocs.get("shut1").orElseThrow().record().clientStatus()).isEqualTo("running");
             MeterRegistry registry = ctx.getBean(MeterRegistry.class);
             // The task runner reports the start to the metrics listener after it persisted the Started state (which makes
             // the alloc "running"): on a busy machine the test thread can look in between, so wait for them.

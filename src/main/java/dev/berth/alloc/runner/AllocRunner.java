@@ -4,11 +4,6 @@ import java.time.Duration;
 import java.util.Collection;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.Executors;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -29,11 +24,11 @@ import dev.berth.alloc.task.TaskRunnerContext;
 import dev.berth.alloc.task.TaskState;
 
 /**
- * Runs one allocation on its own virtual thread ({@code berth-alloc-…}): prerun hooks, one {@link TaskRunner} per task,
- * sibling/leader kills, updates (latest wins: removed tasks are killed, added ones started), postrun. Kill, destroy and
- * shutdown may come from any thread; destroy also works for a runner whose run never started, and every wait is bounded.
- * Collaborators: {@link AllocRecordKeeper}, {@link TaskRunnerSet}, {@link TaskStateRelay}, {@link TaskDeaths} (sibling and
- * leader logic), {@link AllocHookRunner} (hook phases), {@link KillSequence}.
+ * Runs one allocation on virtual threads ({@code berth-alloc-…}; none while it waits for its inbox): prerun hooks, one
+ * {@link TaskRunner} per task, sibling/leader kills, updates (latest wins: removed tasks are killed, added ones started),
+ * postrun. Kill, destroy and shutdown may come from any thread; destroy also works for a runner whose run never started,
+ * and every wait is bounded. Collaborators: {@link AllocRecordKeeper}, {@link TaskRunnerSet}, {@link TaskStateRelay},
+ * {@link TaskDeaths} (sibling and leader logic), {@link AllocHookRunner} (hook phases), {@link KillSequence}.
  */
 public final class AllocRunner {
 
@@ -48,7 +43,7 @@ public final class AllocRunner {
     private final AllocHookRunner hooks;
     private final TaskRunnerSet tasks = new TaskRunnerSet();
     private final TaskDeaths deaths;
-    private final LinkedBlockingQueue<Object> inbox = new LinkedBlockingQueue<>();
+    private final RunnerInbox inbox = new RunnerInbox();
     private final AtomicReference<AllocationSpec> pendingUpdate = new AtomicReference<>();
     private final CompletableFuture<Void> runDone = new CompletableFuture<>();
     private final CompletableFuture<Void> destroyed = new CompletableFuture<>();
@@ -101,7 +96,7 @@ public final class AllocRunner {
                 ctx.trackers().create(spec, task, restored), coordinator, ctx.clock(), ctx.sleeper(), ctx.maxKillTimeout(),
                 ctx.envBuilder(), listener, restoredState, local);
         TaskRunner tr = new TaskRunner(trCtx);
-        // The run loop sleeps on its inbox: every event that matters wakes it (no busy polling with 2,000 allocs).
+        // The run loop waits on its inbox: every event that matters wakes it (no thread parked, no polling).
         tr.done().whenComplete((v, e) -> inbox.offer(WAKE));
         return tr;
     }
@@ -153,28 +148,37 @@ public final class AllocRunner {
             }
             runStarted = true;
         }
-        Thread.ofVirtual().name("berth-alloc-" + shortId()).start(this::run);
+        continueOnNewThread(this::run);
     }
 
-    private void run() {
-        try {
-            if (!record.get().spec().desiredTerminal()) {
-                String failure = hooks.prerun();
-                if (failure != null) {
-                    closeLaunch();
-                    tasks.active().forEach(tr -> tr.failBeforeStart(TaskEvent.setupFailure(ctx.clock().instant(), failure)));
-                } else if (!shutdownSignal.isDone()) {
-                    // an agent shutdown during a long prerun (a previous-alloc wait) must not start the tasks
-                    applyPendingUpdate();
-                    synchronized (updateLock) {
-                        launch = Launch.LAUNCHED;
-                        tasks.active().forEach(TaskRunner::start);
-                    }
-                }
-                loopUntilTasksDone();
-                closeLaunch();
+    private void continueOnNewThread(RunnerInbox.Segment segment) {
+        Thread.ofVirtual().name("berth-alloc-" + shortId()).start(() -> runSegment(segment));
+    }
+
+    private boolean run() throws InterruptedException {
+        if (record.get().spec().desiredTerminal()) {
+            return true;
+        }
+        String failure = hooks.prerun();
+        if (failure != null) {
+            closeLaunch();
+            tasks.active().forEach(tr -> tr.failBeforeStart(TaskEvent.setupFailure(ctx.clock().instant(), failure)));
+        } else if (!shutdownSignal.isDone()) {
+            // an agent shutdown during a long prerun (a previous-alloc wait) must not start the tasks
+            applyPendingUpdate();
+            synchronized (updateLock) {
+                launch = Launch.LAUNCHED;
+                tasks.active().forEach(TaskRunner::start);
             }
-            if (!shutdownSignal.isDone()) {
+        }
+        return loopUntilTasksDone();
+    }
+
+    private void runSegment(RunnerInbox.Segment segment) {
+        boolean over = true;
+        try {
+            over = segment.run();
+            if (over && !shutdownSignal.isDone()) {
                 hooks.runAll(AllocHooks.AllocPostrunHook.class, "postrun", h -> h.postrun(hookContext()));
                 ctx.listener().allocFinished(id());
             }
@@ -187,23 +191,31 @@ public final class AllocRunner {
             TaskEvent failed = TaskEvent.setupFailure(ctx.clock().instant(), "alloc runner failed: " + e);
             tasks.active().forEach(tr -> tr.failBeforeStart(failed));
         } finally {
-            runDone.complete(null);
+            if (over) {
+                runDone.complete(null);
+            }
         }
     }
 
-    private void loopUntilTasksDone() throws InterruptedException {
+    /** Until every task runner is done or the agent shuts down; false when it waits for the next message. */
+    private boolean loopUntilTasksDone() throws InterruptedException {
         while (!shutdownSignal.isDone()) {
             deaths.releaseIfAllDead();
             if (tasks.all().stream().allMatch(tr -> tr.done().isDone())) {
-                return;
+                break;
             }
-            // The timeout is only a safety net: task deaths, runner exits, updates and shutdown all post to the inbox.
-            Object msg = inbox.poll(30, TimeUnit.SECONDS);
+            // task deaths, runner exits, updates and shutdown all post to the inbox
+            Object msg = inbox.pollOrWait(() -> continueOnNewThread(this::loopUntilTasksDone));
+            if (msg == null) {
+                return false;
+            }
             applyPendingUpdate();
             if (msg instanceof String deadTask) {
                 deaths.taskDead(deadTask);
             }
         }
+        closeLaunch();
+        return true;
     }
 
     /**
@@ -333,7 +345,7 @@ public final class AllocRunner {
         try {
             killTasks("alloc destroyed");
             if (runWasStarted) {
-                await(runDone, ctx.maxKillTimeout().plus(Duration.ofSeconds(30)));
+                KillSequence.await(runDone, ctx.maxKillTimeout().plus(Duration.ofSeconds(30)));
             }
             hooks.runAll(AllocHooks.AllocDestroyHook.class, "destroy", h -> h.destroy(hookContext()));
         } catch (InterruptedException e) {
@@ -351,16 +363,9 @@ public final class AllocRunner {
     public void shutdown(Duration wait) throws InterruptedException {
         shutdownSignal.complete(null);
         inbox.offer(WAKE);
-        try (var exec = Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("berth-shutdown-", 0).factory())) {
-            for (TaskRunner tr : tasks.all()) {
-                exec.submit(() -> {
-                    tr.shutdown(wait);
-                    return null;
-                });
-            }
-        }
+        KillSequence.shutdown(tasks.all(), wait);
         if (isRunStarted()) {
-            await(runDone, wait);
+            KillSequence.await(runDone, wait);
         }
         hooks.runAll(AllocHooks.AllocShutdownHook.class, "shutdown", h -> h.shutdown(hookContext()));
     }
@@ -383,14 +388,6 @@ public final class AllocRunner {
 
     private AllocHookContext hookContext() {
         return new AllocHookContext(record.get().spec(), dir);
-    }
-
-    private static void await(CompletableFuture<?> f, Duration wait) throws InterruptedException {
-        try {
-            f.get(wait.toNanos(), TimeUnit.NANOSECONDS);
-        } catch (ExecutionException | TimeoutException e) {
-            log.warn("gave up waiting after {}", wait);
-        }
     }
 
     private String shortId() {

@@ -1,16 +1,27 @@
 package dev.berth.alloc.runner;
 
+import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import dev.berth.alloc.task.TaskRunner;
 
 /**
  * Nomad's {@code killTasks} order (§5.4): the leader synchronously, then the other main and prestart/poststart tasks
  * concurrently, sidecars last, concurrently. Poststop tasks are left alone. Every wait is bounded by the task's kill.
+ * Also the agent's shutdown of an alloc's runners (all at once, tasks left running) and the bounded waits around both.
  */
 final class KillSequence {
+
+    private static final Logger log = LoggerFactory.getLogger(KillSequence.class);
 
     private KillSequence() {
     }
@@ -38,6 +49,27 @@ final class KillSequence {
                     return null;
                 });
             }
+        }
+    }
+
+    /** Ends every runner (their tasks keep running), concurrently; each wait bounded by {@code wait}. */
+    static void shutdown(Collection<TaskRunner> runners, Duration wait) {
+        try (var exec = Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("berth-shutdown-", 0).factory())) {
+            for (TaskRunner tr : runners) {
+                exec.submit(() -> {
+                    tr.shutdown(wait);
+                    return null;
+                });
+            }
+        }
+    }
+
+    /** Waits for {@code f} at most {@code wait} (logged when it gives up). */
+    static void await(CompletableFuture<?> f, Duration wait) throws InterruptedException {
+        try {
+            f.get(wait.toNanos(), TimeUnit.NANOSECONDS);
+        } catch (ExecutionException | TimeoutException e) {
+            log.warn("gave up waiting after {}", wait);
         }
     }
 }

@@ -1,7 +1,6 @@
 package dev.berth.alloc.task;
 
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -13,7 +12,7 @@ import dev.berth.driver.TaskHandle;
 /**
  * Watches one started process (Nomad's {@code WAIT} block plus {@code handleKill}): waits for its exit, a kill, a restart
  * request or agent shutdown; on kill or restart stops it ({@link TaskStopper}); then forgets the handle, emits
- * {@code Terminated}, runs the exited hooks and tells the restart tracker what happened. Used on the runner thread only.
+ * {@code Terminated}, runs the exited hooks and tells the restart tracker what happened. Used by one part of the run at a time.
  */
 final class ExitWatcher {
 
@@ -42,18 +41,24 @@ final class ExitWatcher {
     }
 
     /**
-     * Waits for the process and records its end.
+     * What ends the wait for a running process: its exit, a kill, a restart request or agent shutdown. Nothing waits on it
+     * with a thread: the runner continues in {@link #handle} once it completes (a parked thread per running task would
+     * hold its stack for as long as the task runs).
+     *
+     * @param restart the restart request to watch ({@link TaskStateRecorder#restartSignal()}), given to {@link #handle} too
+     */
+    CompletableFuture<Object> wakeUp(CompletableFuture<ExitResult> exit, CompletableFuture<Boolean> restart) {
+        return CompletableFuture.anyOf(exit, killSignal, shutdownSignal, restart);
+    }
+
+    /**
+     * Records the end of the process once {@link #wakeUp} completed: stops it first on a kill or restart request.
      *
      * @return false when the agent shuts down and the process keeps running (nothing recorded); true when its end was
      *         recorded and the restart tracker knows the cause
      */
-    boolean await(CompletableFuture<ExitResult> exit, TaskHookContext hookContext) throws InterruptedException {
-        CompletableFuture<Boolean> restart = rec.restartSignal();
-        try {
-            CompletableFuture.anyOf(exit, killSignal, shutdownSignal, restart).get();
-        } catch (ExecutionException e) {
-            // the driver's future failed: treated as an exit with an error below
-        }
+    boolean handle(CompletableFuture<ExitResult> exit, CompletableFuture<Boolean> restart, TaskHookContext hookContext)
+            throws InterruptedException {
         if (shutdownSignal.isDone() && !killSignal.isDone() && !exit.isDone()) {
             hooks.shutdown(hookContext);
             rec.persistLocal(false);

@@ -23,13 +23,15 @@ import dev.berth.driver.TaskDevice;
 import dev.berth.driver.TaskHandle;
 
 /**
- * Runs one task on its own virtual thread ({@code berth-task-…}): gate → prestart hooks → driver start → wait → restart
- * policy, until the task is dead, killed or the agent shuts down. A dead task (not poststop) then waits while its alloc
- * lives, so an alloc-wide restart ({@link #forceRestart}) can run it again, until the alloc runner ends that wait
+ * Runs one task on virtual threads ({@code berth-task-…}): gate → prestart hooks → driver start → wait → restart policy,
+ * until the task is dead, killed or the agent shuts down. A dead task (not poststop) then waits while its alloc lives, so
+ * an alloc-wide restart ({@link #forceRestart}) can run it again, until the alloc runner ends that wait
  * ({@code RunComplete}). A kill stops the task; a shutdown only ends the runner and leaves the task running for a later
- * restore. Collaborators: {@link TaskStateRecorder} (state, handle, persistence), {@link RestartStep} (restart decision
- * and delay), {@link TaskStopper} (kill sequence), {@link TaskHookExecutor} (hooks). Every wait is bounded by
- * kill/shutdown (and the kill by its timeout): a driver whose future never completes cannot hang the runner.
+ * restore. While the process runs no thread waits for it: the wait is a callback ({@link #waitFor}) and the run goes on on
+ * a new virtual thread once the process exits or is to be stopped, so running tasks hold no parked stacks. Collaborators:
+ * {@link TaskStateRecorder} (state, handle, persistence), {@link TaskRestore} (agent restarts), {@link RestartStep}
+ * (restart decision and delay), {@link TaskStopper} (kill sequence), {@link TaskHookExecutor} (hooks). Every wait is
+ * bounded by kill/shutdown (and the kill by its timeout): a driver whose future never completes cannot hang the runner.
  */
 public final class TaskRunner {
 
@@ -96,17 +98,24 @@ public final class TaskRunner {
             done.complete(null);
             return;
         }
-        Thread.ofVirtual().name("berth-task-" + shortId() + "-" + name()).start(this::run);
+        continueOnNewThread(this::begin);
     }
 
-    private void run() {
+    /** A part of the run: true when the run is over, false when it waits for a process (it goes on in {@link #waitFor}). */
+    @FunctionalInterface
+    private interface Segment {
+        boolean run() throws InterruptedException;
+    }
+
+    private void continueOnNewThread(Segment segment) {
+        Thread.ofVirtual().name("berth-task-" + shortId() + "-" + name()).start(() -> runSegment(segment));
+    }
+
+    private void runSegment(Segment segment) {
+        boolean over = true;
         try {
-            if (runLoop()) {
-                while (restarts.awaitAllocRestart()) {
-                    startLoop();
-                }
-            }
-            if (!shutdownSignal.isDone() || killSignal.isDone()) {
+            over = segment.run();
+            if (over && (!shutdownSignal.isDone() || killSignal.isDone())) {
                 hooks.stop(hookContext);
                 rec.persistLocal(true);
             }
@@ -117,85 +126,81 @@ public final class TaskRunner {
             rec.update(s -> s.withEvent(TaskEvent.setupFailure(ctx.clock().instant(), "task runner failed: " + e.getMessage()))
                     .withState(TaskState.DEAD, ctx.clock().instant()));
         } finally {
-            done.complete(null);
+            if (over) {
+                done.complete(null);
+            }
         }
     }
 
-    /** Runs (or restores) the task until it is dead; false when a restored run had already completed (RunComplete). */
-    private boolean runLoop() throws InterruptedException {
+    /** Runs (or restores) the task until it is dead, then waits for alloc-wide restarts. */
+    private boolean begin() throws InterruptedException {
         if (ctx.restoredState() != null) {
-            switch (restore()) {
+            switch (new TaskRestore(ctx, rec, hooks, restarts, exits, this::emit).restore(hookContext, this::waitFor)) {
                 case COMPLETE -> {
-                    return false;
+                    return true;
                 }
                 case DONE -> {
-                    return true;
+                    return allocRestarts();
+                }
+                case WAITING -> {
+                    return false;
                 }
                 case RESTARTED, NOT_STARTED -> {
                     // restarting, or pending before the agent stopped: through the gate as usual
                 }
             }
         }
-        startLoop();
+        return startThenAllocRestarts();
+    }
+
+    private boolean startThenAllocRestarts() throws InterruptedException {
+        return startLoop() && allocRestarts();
+    }
+
+    /** While an alloc-wide restart runs the dead task again; false when a run waits for its process. */
+    private boolean allocRestarts() throws InterruptedException {
+        while (restarts.awaitAllocRestart()) {
+            if (!startLoop()) {
+                return false;
+            }
+        }
         return true;
     }
 
-    private enum Restore { COMPLETE, DONE, RESTARTED, NOT_STARTED }
-
     /**
-     * Picks a task up after an agent restart: a dead task stays dead; a running one is re-attached through the driver's
-     * {@code recover} (no new Started event), its poststart hooks run again and it is waited on; a task the driver cannot
-     * find counts as failed ({@code Failed Restoring Task}) and follows its restart policy.
+     * Waits for the exit, a kill, a restart request or shutdown without a thread: the run goes on on a new virtual thread
+     * once one of them happened (a thread parked for each running task would keep its stack for as long as the task runs).
      */
-    private Restore restore() throws InterruptedException {
-        TaskState restored = rec.state();
-        if (restored.dead()) {
-            // a run that had not completed waits for an alloc-wide restart again (Nomad skips MAIN, not ALLOC_RESTART)
-            return ctx.restoredLocal() != null && ctx.restoredLocal().runComplete() ? Restore.COMPLETE : Restore.DONE;
-        }
-        TaskEvent last = restored.events().isEmpty() ? null : restored.events().getLast();
-        if (restored.running() && last != null && TaskEvent.TERMINATED.equals(last.type())) {
-            return restarts.afterRecordedExit(last) ? Restore.RESTARTED : Restore.DONE;
-        }
-        TaskHandle h = ctx.restoredLocal() == null ? null : ctx.restoredLocal().handle();
-        // Any persisted handle is recovered, also for a task still pending: it crashed between starting the process and
-        // its Started event; starting it again would run it twice.
-        if (h == null && !restored.running()) {
-            return Restore.NOT_STARTED;
-        }
-        try {
-            if (h == null) {
-                // running without a handle: no window of ours persists this; the process cannot be found, so it is lost
-                throw new DriverException("no driver handle was persisted for the running task", true);
-            }
-            TaskHandle recovered = ctx.driver().recover(h);
-            rec.attach(recovered);
-            rec.persistLocal(false);
-            if (!restored.running()) {
-                var now = ctx.clock().instant();
-                rec.update(s -> s.withEvent(TaskEvent.started(now)).withState(TaskState.RUNNING, now));
-            }
-            // As Nomad after a restore: poststart hooks see the re-attached task (the stats hook resumes sampling).
-            hooks.poststart(hookContext, recovered);
-            return waitAndHandleExit(ctx.driver().waitTask(recovered)) ? Restore.RESTARTED : Restore.DONE;
-        } catch (DriverException e) {
-            emit(TaskEvent.failedRestoring(ctx.clock().instant(), e.getMessage()));
-            return restarts.afterFailedRestore(e.getMessage(), exits.killError()) ? Restore.RESTARTED : Restore.DONE;
-        }
+    private void waitFor(CompletableFuture<ExitResult> exit) {
+        CompletableFuture<Boolean> restart = rec.restartSignal();
+        TaskHookContext context = hookContext;
+        exits.wakeUp(exit, restart).whenComplete((v, e) -> continueOnNewThread(() -> afterExit(exit, restart, context)));
     }
 
-    private void startLoop() throws InterruptedException {
+    /** The end of a process was seen: records it and starts it again (or not) as the restart policy says. */
+    private boolean afterExit(CompletableFuture<ExitResult> exit, CompletableFuture<Boolean> restart, TaskHookContext context)
+            throws InterruptedException {
+        if (!exits.handle(exit, restart, context)) {
+            return allocRestarts();
+        }
+        boolean again = restarts.afterExit(exits.killError(), killedReason);
+        rec.acknowledgeRestart();
+        return again ? startThenAllocRestarts() : allocRestarts();
+    }
+
+    /** Starts the task (again) until it runs or is dead; false when a started process is waited for ({@link #waitFor}). */
+    private boolean startLoop() throws InterruptedException {
         while (true) {
             if (killSignal.isDone()) {
                 markKilledBeforeStart();
-                return;
+                return true;
             }
             // every start passes the lifecycle gate (it is open for restarts unless an alloc-wide restart is under way)
             if (!ctx.coordinator().awaitStart(name(), List.of(killSignal, shutdownSignal))) {
                 if (killSignal.isDone()) {
                     markKilledBeforeStart();
                 }
-                return;
+                return true;
             }
             CompletableFuture<ExitResult> exit;
             try {
@@ -204,20 +209,19 @@ public final class TaskRunner {
                 emit(e.event());
                 ctx.tracker().setStartError(e, e.recoverable());
                 if (!restarts.afterExit(exits.killError(), null)) {
-                    return;
+                    return true;
                 }
                 continue;
             } catch (DriverException e) {
                 emit(TaskEvent.driverFailure(ctx.clock().instant(), e.getMessage()));
                 ctx.tracker().setStartError(e, e.recoverable());
                 if (!restarts.afterExit(exits.killError(), null)) {
-                    return;
+                    return true;
                 }
                 continue;
             }
-            if (!waitAndHandleExit(exit)) {
-                return;
-            }
+            waitFor(exit);
+            return false;
         }
     }
 
@@ -240,16 +244,6 @@ public final class TaskRunner {
         ctx.listener().taskStarted(name());
         hooks.poststart(hookContext, h);
         return ctx.driver().waitTask(h);
-    }
-
-    /** Waits for the exit, a kill, a restart request or shutdown. Returns whether to start again. */
-    private boolean waitAndHandleExit(CompletableFuture<ExitResult> exit) throws InterruptedException {
-        if (!exits.await(exit, hookContext)) {
-            return false;
-        }
-        boolean again = restarts.afterExit(exits.killError(), killedReason);
-        rec.acknowledgeRestart();
-        return again;
     }
 
     /** Nomad's stop backoff: {@code min(5s·4^i, 2m)}. */
