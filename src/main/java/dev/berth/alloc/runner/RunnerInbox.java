@@ -17,6 +17,17 @@ final class RunnerInbox {
 
     private final ConcurrentLinkedDeque<Object> messages = new ConcurrentLinkedDeque<>();
     private final AtomicReference<Runnable> waiter = new AtomicReference<>();
+    // called with 1 after the first look into the inbox and 2 after the callback is registered: where an offer can race
+    private final java.util.function.IntConsumer racePoint;
+
+    RunnerInbox() {
+        this(step -> { });
+    }
+
+    /** For tests: {@code racePoint} runs at the two points of {@link #pollOrWait} where a concurrent offer can come in. */
+    RunnerInbox(java.util.function.IntConsumer racePoint) {
+        this.racePoint = racePoint;
+    }
 
     /** Adds a message; runs the waiting callback (on this thread: it must be short), if there is one. */
     void offer(Object message) {
@@ -36,7 +47,9 @@ final class RunnerInbox {
         if (m != null) {
             return m;
         }
+        racePoint.accept(1);
         waiter.set(onMessage);
+        racePoint.accept(2);
         m = messages.poll();
         if (m == null) {
             return null;

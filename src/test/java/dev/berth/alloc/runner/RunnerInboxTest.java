@@ -82,4 +82,28 @@ class RunnerInboxTest {
             }
         }
     }
+
+    /**
+     * An offer at either point where it can race a wait (before the callback is registered, or after it is and before the
+     * inbox is looked into again): the message is either returned or announced to the callback, exactly one of the two,
+     * never left in the inbox with nobody told (the loop would sleep on it).
+     */
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(ints = {1, 2})
+    void anOfferRacingAWaitIsNeverLost(int point) {
+        RunnerInbox[] inbox = new RunnerInbox[1];
+        inbox[0] = new RunnerInbox(step -> {
+            if (step == point) {
+                inbox[0].offer("m");
+            }
+        });
+        AtomicInteger told = new AtomicInteger();
+        Object got = inbox[0].pollOrWait(told::incrementAndGet);
+        assertThat(got != null ? 1 : 0).as("returned").isEqualTo(1 - told.get());
+        assertThat(told.get()).as("announced at most once").isLessThanOrEqualTo(1);
+        if (got == null) {
+            // the announced run takes the message
+            assertThat(inbox[0].pollOrWait(() -> { })).isEqualTo("m");
+        }
+    }
 }
