@@ -66,14 +66,9 @@ public class DockerDriver implements TaskDriver, AutoCloseable {
     private final boolean pullMissing;
     private final String nodeId;
     private final DockerEngineProperties engine;
-    /** Streaming calls: waits and followed logs (no response timeout). */
-    private final DockerClient client;
-    /** Request/response calls, bounded by {@code callTimeout}. */
-    private final DockerClient calls;
-    private final DockerClient healthClient;
     private final Clock clock;
-    private final ContainerEngine engineOps;
-    private final OomEvents oomEvents;
+    /** Made on first use ({@link #docker()}), so a disabled driver never loads docker-java. */
+    private final DockerConnection.OnFirstUse connection;
     private final Map<String, RunningContainer> containers = new ConcurrentHashMap<>();
     private final AtomicBoolean closed = new AtomicBoolean();
 
@@ -98,11 +93,16 @@ public class DockerDriver implements TaskDriver, AutoCloseable {
         this.nodeId = java.util.Objects.requireNonNull(nodeId, "'nodeId' must not be null");
         this.engine = engine;
         this.clock = clock;
-        this.client = DockerClients.create(engine.host(), Duration.ofSeconds(5), null);
-        this.calls = DockerClients.create(engine.host(), Duration.ofSeconds(5), engine.callTimeout());
-        this.healthClient = DockerClients.create(engine.host(), engine.pingTimeout(), engine.pingTimeout());
-        this.engineOps = new ContainerEngine(calls, client, engine.host());
-        this.oomEvents = new OomEvents(client, clock.instant().getEpochSecond());
+        this.connection = new DockerConnection.OnFirstUse(engine, clock);
+    }
+
+    private DockerConnection docker() {
+        return connection.get();
+    }
+
+    /** Whether the engine connections were made (they are on first use only). */
+    boolean connected() {
+        return connection.opened();
     }
 
     @Override
@@ -121,8 +121,9 @@ public class DockerDriver implements TaskDriver, AutoCloseable {
             return DriverFingerprint.disabled();
         }
         try {
-            healthClient.pingCmd().exec();
-            Version version = healthClient.versionCmd().exec();
+            DockerClient health = docker().health();
+            health.pingCmd().exec();
+            Version version = health.versionCmd().exec();
             Map<String, String> attributes = new LinkedHashMap<>();
             attributes.put("driver.docker", "true");
             attributes.put("driver.docker.version", String.valueOf(version.getVersion()));
@@ -153,13 +154,14 @@ public class DockerDriver implements TaskDriver, AutoCloseable {
         } catch (IllegalArgumentException e) {
             throw new DriverException(e.getMessage(), false, e);
         }
-        engineOps.ensureImage(config.image(), pullMissing);
+        DockerConnection c = docker();
+        c.ops().ensureImage(config.image(), pullMissing);
         String name = ContainerSpec.containerName(task);
         String id = null;
         ContainerLogs logs = null;
         try {
-            engineOps.removeStale(name);
-            CreateContainerCmd create = calls.createContainerCmd(config.image())
+            c.ops().removeStale(name);
+            CreateContainerCmd create = c.calls().createContainerCmd(config.image())
                     .withName(name)
                     .withEnv(ContainerSpec.env(task, config))
                     .withLabels(ContainerSpec.labels(task, config, nodeId))
@@ -175,10 +177,10 @@ public class DockerDriver implements TaskDriver, AutoCloseable {
                 create.withWorkingDir(config.workDir());
             }
             id = create.exec().getId();
-            logs = ContainerLogs.fresh(client, id, task.stdoutPath(), task.stderrPath());
-            calls.startContainerCmd(id).exec();
+            logs = ContainerLogs.fresh(c.client(), id, task.stdoutPath(), task.stderrPath());
+            c.calls().startContainerCmd(id).exec();
             logs.follow();
-            Map<String, String> state = engineOps.containerState(id);
+            Map<String, String> state = c.ops().containerState(id);
             if (task.stdoutPath() != null) {
                 state.put("stdout_path", task.stdoutPath().toString());
             }
@@ -221,7 +223,7 @@ public class DockerDriver implements TaskDriver, AutoCloseable {
         if (container != null && ContainerWaiter.awaitExit(container.exit(), timeout)) {
             return;
         }
-        if (container == null && !engineOps.isRunningAfter(id, timeout)) {
+        if (container == null && !docker().ops().isRunningAfter(id, timeout)) {
             return;
         }
         kill(handle, id, "SIGKILL");
@@ -243,7 +245,7 @@ public class DockerDriver implements TaskDriver, AutoCloseable {
         String id = containerId(handle);
         if (!force) {
             try {
-                if (Boolean.TRUE.equals(calls.inspectContainerCmd(id).exec().getState().getRunning())) {
+                if (Boolean.TRUE.equals(docker().calls().inspectContainerCmd(id).exec().getState().getRunning())) {
                     throw new DriverException("cannot destroy running task", false);
                 }
             } catch (NotFoundException e) {
@@ -252,7 +254,7 @@ public class DockerDriver implements TaskDriver, AutoCloseable {
             }
         }
         try {
-            calls.removeContainerCmd(id).withForce(true).withRemoveVolumes(true).exec();
+            docker().calls().removeContainerCmd(id).withForce(true).withRemoveVolumes(true).exec();
         } catch (NotFoundException e) {
             // already gone: destroy is idempotent
         } catch (RuntimeException e) {
@@ -269,7 +271,7 @@ public class DockerDriver implements TaskDriver, AutoCloseable {
         }
         InspectContainerResponse inspect;
         try {
-            inspect = calls.inspectContainerCmd(id).exec();
+            inspect = docker().calls().inspectContainerCmd(id).exec();
         } catch (NotFoundException e) {
             throw new TaskNotFoundException(handle.taskId());
         } catch (RuntimeException e) {
@@ -279,13 +281,13 @@ public class DockerDriver implements TaskDriver, AutoCloseable {
         Path[] paths = logPaths(handle);
         try {
             // after the last entry the previous agent copied (file mtimes, ContainerLogCopier), also for an exited container
-            logs = ContainerLogs.resuming(client, id, paths[0], paths[1]);
+            logs = ContainerLogs.resuming(docker().client(), id, paths[0], paths[1]);
         } catch (IOException e) {
             log.warn("task {}: cannot reopen log files: {}", handle.taskId(), e.toString());
         }
         track(id, logs);
         Map<String, String> state = new HashMap<>(handle.driverState());
-        state.putAll(engineOps.containerState(id));
+        state.putAll(docker().ops().containerState(id));
         return new TaskHandle(handle.driver(), handle.taskId(), handle.startedAt(), state);
     }
 
@@ -299,7 +301,7 @@ public class DockerDriver implements TaskDriver, AutoCloseable {
         if (!enabled) {
             return List.of();
         }
-        return ContainerEngine.owned(calls, nodeId, clock.instant());
+        return ContainerEngine.owned(docker().calls(), nodeId, clock.instant());
     }
 
     /** A container is identified by its ID, whatever pid its init has now. */
@@ -318,25 +320,20 @@ public class DockerDriver implements TaskDriver, AutoCloseable {
             return;
         }
         containers.keySet().forEach(this::forget);
-        oomEvents.close();
-        for (DockerClient c : List.of(client, calls, healthClient)) {
-            try {
-                c.close();
-            } catch (IOException e) {
-                log.debug("closing docker client: {}", e.toString());
-            }
-        }
+        connection.ifOpen(DockerConnection::close);
     }
 
     private void track(String id, ContainerLogs logs) {
-        oomEvents.ensureStarted();
+        DockerConnection c = docker();
+        c.oomEvents().ensureStarted();
         CompletableFuture<ExitResult> exit = new CompletableFuture<>();
         containers.put(id, new RunningContainer(id, exit, logs));
-        Thread.ofVirtual().name("docker-wait-" + id.substring(0, 12)).start(() -> ContainerWaiter.await(client, id, logs, exit, closed::get, oomEvents));
+        Thread.ofVirtual().name("docker-wait-" + id.substring(0, 12))
+                .start(() -> ContainerWaiter.await(c.client(), id, logs, exit, closed::get, c.oomEvents()));
     }
 
     private void forget(String id) {
-        oomEvents.forget(id);
+        connection.ifOpen(c -> c.oomEvents().forget(id));
         RunningContainer container = containers.remove(id);
         if (container != null && container.logs() != null) {
             try {
@@ -350,13 +347,13 @@ public class DockerDriver implements TaskDriver, AutoCloseable {
     @Override
     public ExecSession exec(TaskHandle handle, ExecSession.Request request) throws DriverException {
         RunningContainer running = containers.get(containerId(handle));
-        return ContainerExec.start(calls, engine.host(), running == null || running.exit().isDone() ? null : running.id(), request);
+        return ContainerExec.start(docker().calls(), engine.host(), running == null || running.exit().isDone() ? null : running.id(), request);
     }
 
     /** Sends {@code signal}; false when the container exists but is not running. */
     private boolean kill(TaskHandle handle, String id, String signal) throws DriverException {
         try {
-            calls.killContainerCmd(id).withSignal(signal).exec();
+            docker().calls().killContainerCmd(id).withSignal(signal).exec();
             return true;
         } catch (NotFoundException e) {
             throw new TaskNotFoundException(handle.taskId());
@@ -373,7 +370,7 @@ public class DockerDriver implements TaskDriver, AutoCloseable {
         }
         forget(id);
         try {
-            calls.removeContainerCmd(id).withForce(true).exec();
+            docker().calls().removeContainerCmd(id).withForce(true).exec();
         } catch (RuntimeException e) {
             log.debug("cleanup of container {} failed: {}", id, e.toString());
         }
