@@ -27,7 +27,8 @@ put() {
 export -f put
 running() { curl -s "$BASE/actuator/prometheus" | awk '/^berth_client_allocations\{.*status="running"/ {printf "%d", $2}'; }
 bin/berth --server.address=127.0.0.1 --server.port="$PORT" --berth.data-dir="$DATA" \
-  --berth.drivers.raw-exec.enabled=true --berth.acl.enabled=false --logging.level.root=WARN >"$OUT/agent.log" 2>&1 &
+  --berth.drivers.raw-exec.enabled=true --berth.acl.enabled=false --logging.level.root=WARN \
+  --logging.level.dev.berth.config.HeapTrimmer=DEBUG >"$OUT/agent.log" 2>&1 &
 AGENT=$!
 echo "$AGENT" > "$OUT/pid"
 cleanup() { kill "$AGENT" 2>/dev/null || true; wait "$AGENT" 2>/dev/null || true; rm -rf "$WORK"; }

@@ -93,8 +93,10 @@ public class HeapTrimmer implements SmartLifecycle {
         }
         System.gc(); // the one place the agent asks for a full collection
         long after = memory.getHeapMemoryUsage().getCommitted();
+        boolean quiet = policy.quiet();
         policy.trimmed(collections(), after);
-        log.debug("heap trimmed: committed {} MB -> {} MB", committed >> 20, after >> 20);
+        log.debug("heap trimmed ({}): committed {} MB -> {} MB", quiet ? "quiet, caches released" : "grown",
+                committed >> 20, after >> 20);
         return true;
     }
 
