@@ -1,9 +1,5 @@
 package dev.berth.api;
 
-import java.util.stream.Collectors;
-
-import jakarta.validation.ConstraintViolationException;
-
 import org.apache.tomcat.util.http.InvalidParameterException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -14,7 +10,6 @@ import org.springframework.http.HttpStatusCode;
 import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
 import org.springframework.http.converter.HttpMessageNotReadableException;
-import org.springframework.web.bind.MethodArgumentNotValidException;
 import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.RestControllerAdvice;
 import org.springframework.web.context.request.WebRequest;
@@ -27,7 +22,7 @@ import org.springframework.web.servlet.resource.NoResourceFoundException;
  *   <li>the feature packages' own exceptions (invalid spec, admission refused, unknown alloc or task, …): the status,
  *       title and detail {@link DomainErrors} gives them;</li>
  *   <li>{@link ApiException} and any other {@code ErrorResponse} (404, 409, …): its status and detail;</li>
- *   <li>malformed JSON, type mismatches, bean validation: 400 (Nomad's {@code Failed to decode body: …}, with the
+ *   <li>malformed JSON, type mismatches: 400 (Nomad's {@code Failed to decode body: …}, with the
  *       JSON path in {@code field} when known); a body over {@code berth.api.max-request-body-size}: 413
  *       (see {@link BodyProblems});</li>
  *   <li>unknown route: 404; wrong method: 405; unsupported media type: 415 (Spring MVC's standard mapping,
@@ -55,21 +50,6 @@ class ProblemDetailsAdvice extends ResponseEntityExceptionHandler {
     }
 
     @Override
-    protected ResponseEntity<Object> handleMethodArgumentNotValid(MethodArgumentNotValidException ex, HttpHeaders headers,
-            HttpStatusCode status, WebRequest request) {
-        String detail = ex.getBindingResult().getFieldErrors().stream()
-                .map(error -> error.getField() + " " + error.getDefaultMessage())
-                .sorted()
-                .collect(Collectors.joining("; "));
-        if (detail.isEmpty()) {
-            detail = ex.getBindingResult().getAllErrors().stream()
-                    .map(error -> String.valueOf(error.getDefaultMessage())).collect(Collectors.joining("; "));
-        }
-        ProblemDetail body = ProblemDetail.forStatusAndDetail(HttpStatus.BAD_REQUEST, detail);
-        return handleExceptionInternal(ex, body, headers, HttpStatus.BAD_REQUEST, request);
-    }
-
-    @Override
     protected ResponseEntity<Object> handleNoResourceFoundException(NoResourceFoundException ex, HttpHeaders headers,
             HttpStatusCode status, WebRequest request) {
         ProblemDetail body = ProblemDetail.forStatusAndDetail(HttpStatus.NOT_FOUND,
@@ -87,17 +67,6 @@ class ProblemDetailsAdvice extends ResponseEntityExceptionHandler {
         ProblemDetail body = DomainErrors.problem(ex);
         // negotiated like every other problem: JSON, or Nomad's plain text for Nomad's own clients (NomadErrorText)
         return handleExceptionInternal(ex, body, new HttpHeaders(), HttpStatusCode.valueOf(body.getStatus()), request);
-    }
-
-    /** Service-level {@code @Validated} failures are the client's fault, like request-body validation. */
-    @ExceptionHandler(ConstraintViolationException.class)
-    ResponseEntity<Object> constraintViolation(ConstraintViolationException ex, WebRequest request) {
-        String detail = ex.getConstraintViolations().stream()
-                .map(v -> v.getPropertyPath() + " " + v.getMessage())
-                .sorted()
-                .collect(Collectors.joining("; "));
-        ProblemDetail body = ProblemDetail.forStatusAndDetail(HttpStatus.BAD_REQUEST, detail);
-        return handleExceptionInternal(ex, body, new HttpHeaders(), HttpStatus.BAD_REQUEST, request);
     }
 
     /** Tomcat refuses a query it cannot decode ({@code ?path=%ZZ}) only when a parameter is read: the client's fault. */

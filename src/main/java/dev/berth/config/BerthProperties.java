@@ -5,13 +5,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
-import jakarta.validation.Valid;
-import jakarta.validation.constraints.NotBlank;
-import jakarta.validation.constraints.NotNull;
-
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
-import org.springframework.validation.annotation.Validated;
 
 /**
  * Everything an operator configures under {@code berth.*}. These names are the contract that the tests,
@@ -30,22 +25,23 @@ import org.springframework.validation.annotation.Validated;
  * @param heapTrim   whether the agent returns unused heap to the OS after its garbage collections ({@link HeapTrimmer};
  *                   nothing to do under collectors that shrink the heap themselves)
  */
-@Validated
 @ConfigurationProperties("berth")
 public record BerthProperties(
-        @DefaultValue("./data") @NotNull Path dataDir,
+        @DefaultValue("./data") Path dataDir,
         @DefaultValue("") String name,
-        @DefaultValue("dc1") @NotBlank String datacenter,
+        @DefaultValue("dc1") String datacenter,
         @DefaultValue("") String nodeClass,
         Map<String, String> meta,
-        @DefaultValue @Valid Telemetry telemetry,
-        @DefaultValue @Valid Metrics metrics,
-        @DefaultValue @Valid Drivers drivers,
-        @DefaultValue @Valid Acl acl,
-        @DefaultValue @Valid Client client,
+        @DefaultValue Telemetry telemetry,
+        @DefaultValue Metrics metrics,
+        @DefaultValue Drivers drivers,
+        @DefaultValue Acl acl,
+        @DefaultValue Client client,
         @DefaultValue("true") boolean heapTrim) {
 
     public BerthProperties {
+        PropertyChecks.required("berth.data-dir", dataDir);
+        PropertyChecks.notBlank("berth.datacenter", datacenter);
         meta = meta == null ? Map.of() : Map.copyOf(meta);
     }
 
@@ -61,26 +57,28 @@ public record BerthProperties(
      *                                    aggregated per job/task group/task to bound cardinality
      */
     public record Telemetry(
-            @DefaultValue("1s") @NotNull Duration collectionInterval,
+            @DefaultValue("1s") Duration collectionInterval,
             @DefaultValue("true") boolean publishAllocationMetrics,
             @DefaultValue("true") boolean allocationLabels) {
 
         public Telemetry {
-            if (collectionInterval.isNegative() || collectionInterval.isZero()) {
-                throw new IllegalArgumentException("'berth.telemetry.collection-interval' must be positive, was " + collectionInterval);
-            }
+            PropertyChecks.positive("berth.telemetry.collection-interval", collectionInterval);
         }
     }
 
     /** @param naming {@code prometheus} (default, {@code berth_} names in base units) or {@code nomad} (Nomad's names). */
-    public record Metrics(@DefaultValue("prometheus") @NotNull MetricsNaming naming) {
+    public record Metrics(@DefaultValue("prometheus") MetricsNaming naming) {
+
+        public Metrics {
+            PropertyChecks.required("berth.metrics.naming", naming);
+        }
     }
 
     public record Drivers(
-            @DefaultValue @Valid RawExec rawExec,
-            @DefaultValue @Valid Exec exec,
-            @DefaultValue @Valid Docker docker,
-            @DefaultValue @Valid Driver mock) {
+            @DefaultValue RawExec rawExec,
+            @DefaultValue Exec exec,
+            @DefaultValue Docker docker,
+            @DefaultValue Driver mock) {
     }
 
     /** @param enabled whether the driver is offered to tasks (undetected when off). */
@@ -108,7 +106,11 @@ public record BerthProperties(
      * @param enabled whether the docker driver is offered
      * @param pull    image pull policy: {@code missing} pulls absent images, {@code never} never contacts a registry
      */
-    public record Docker(@DefaultValue("false") boolean enabled, @DefaultValue("missing") @NotBlank String pull) {
+    public record Docker(@DefaultValue("false") boolean enabled, @DefaultValue("missing") String pull) {
+
+        public Docker {
+            PropertyChecks.notBlank("berth.drivers.docker.pull", pull);
+        }
     }
 
     /**
@@ -118,11 +120,16 @@ public record BerthProperties(
      */
     public record Acl(
             @DefaultValue("false") boolean enabled,
-            List<@Valid Token> tokens,
+            List<Token> tokens,
             @DefaultValue("true") boolean anonymousMetrics) {
 
         public Acl {
             tokens = tokens == null ? List.of() : List.copyOf(tokens);
+            for (int i = 0; i < tokens.size(); i++) {
+                // checked here, not in Token, which does not know its index in the list
+                PropertyChecks.notBlank("berth.acl.tokens[" + i + "].secret", tokens.get(i).secret());
+                PropertyChecks.required("berth.acl.tokens[" + i + "].scope", tokens.get(i).scope());
+            }
         }
     }
 
@@ -131,7 +138,7 @@ public record BerthProperties(
      * @param secret the bearer secret
      * @param scope  {@code read} or {@code write} (write implies read)
      */
-    public record Token(@DefaultValue("") String name, @NotBlank String secret, @DefaultValue("read") @NotNull TokenScope scope) {
+    public record Token(@DefaultValue("") String name, String secret, @DefaultValue("read") TokenScope scope) {
     }
 
     public enum TokenScope { READ, WRITE }
@@ -142,11 +149,12 @@ public record BerthProperties(
      * @param maxDynamicPort  highest port handed out as a dynamic port
      */
     public record Client(
-            @DefaultValue("30s") @NotNull Duration maxKillTimeout,
+            @DefaultValue("30s") Duration maxKillTimeout,
             @DefaultValue("20000") int minDynamicPort,
             @DefaultValue("32000") int maxDynamicPort) {
 
         public Client {
+            PropertyChecks.required("berth.client.max-kill-timeout", maxKillTimeout);
             if (minDynamicPort < 1 || maxDynamicPort > 65535 || minDynamicPort > maxDynamicPort) {
                 throw new IllegalArgumentException("'berth.client.min-dynamic-port'/'max-dynamic-port' must be 1..65535 with min <= max, was "
                         + minDynamicPort + ".." + maxDynamicPort);

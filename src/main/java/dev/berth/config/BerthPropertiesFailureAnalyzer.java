@@ -1,27 +1,27 @@
 package dev.berth.config;
 
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.List;
 import java.util.Locale;
 import java.util.stream.Collectors;
 
 import org.springframework.boot.context.properties.bind.BindException;
-import org.springframework.boot.context.properties.bind.DataObjectPropertyName;
-import org.springframework.boot.context.properties.bind.validation.BindValidationException;
 import org.springframework.boot.context.properties.source.ConfigurationProperty;
+import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
+import org.springframework.boot.context.properties.source.ConfigurationPropertySource;
+import org.springframework.boot.context.properties.source.ConfigurationPropertySources;
 import org.springframework.boot.diagnostics.AbstractFailureAnalyzer;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.origin.Origin;
 import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
 import org.springframework.core.convert.ConversionFailedException;
-import org.springframework.validation.FieldError;
-import org.springframework.validation.ObjectError;
+import org.springframework.core.env.Environment;
+
+import dev.berth.config.PropertyChecks.InvalidPropertyException;
 
 /**
  * One clear message for any invalid {@code berth.*} value: which key, what value, where it came from and why it
- * was rejected. Runs before Boot's generic bind analyzers (which print type names and stack-trace fragments)
+ * was rejected (a value that cannot be converted, or one that a properties record's {@link PropertyChecks} refuse). Runs before Boot's generic bind analyzers (which print type names and stack-trace fragments)
  * and leaves failures of other prefixes to them.
  */
 @Order(Ordered.HIGHEST_PRECEDENCE)
@@ -29,23 +29,26 @@ class BerthPropertiesFailureAnalyzer extends AbstractFailureAnalyzer<BindExcepti
 
     private static final String PREFIX = "berth";
 
+    private final Environment environment;
+
+    /** Boot's constructor: the environment tells where a value refused by a record's own checks came from. */
+    public BerthPropertiesFailureAnalyzer(Environment environment) {
+        this.environment = environment;
+    }
+
+    BerthPropertiesFailureAnalyzer() {
+        this(null);
+    }
+
     @Override
     protected FailureAnalysis analyze(Throwable rootFailure, BindException cause) {
         String name = cause.getName() == null ? "" : cause.getName().toString();
         if (!name.equals(PREFIX) && !name.startsWith(PREFIX + ".")) {
             return null;
         }
-        List<String> problems = new ArrayList<>();
-        BindValidationException validation = causeOf(cause, BindValidationException.class);
-        if (validation != null) {
-            for (ObjectError error : validation.getValidationErrors()) {
-                problems.add(describe(validation, error));
-            }
-        } else {
-            problems.add(describe(cause));
-        }
+        InvalidPropertyException invalid = causeOf(cause, InvalidPropertyException.class);
         String description = "Invalid Berth configuration:" + System.lineSeparator()
-                + problems.stream().map(p -> "    " + p).collect(Collectors.joining(System.lineSeparator()));
+                + "    " + (invalid != null ? describe(invalid, property(invalid.key(), cause)) : describe(cause));
         String action = "Correct the value in application.yml (or the matching BERTH_* environment variable); "
                 + "every berth.* key, its default and its allowed values are listed in docs/configuration.md.";
         return new FailureAnalysis(description, action, cause);
@@ -64,25 +67,30 @@ class BerthPropertiesFailureAnalyzer extends AbstractFailureAnalyzer<BindExcepti
         return text.toString();
     }
 
-    private static String describe(BindValidationException validation, ObjectError error) {
-        StringBuilder text = new StringBuilder();
-        if (error instanceof FieldError field) {
-            // Bean validation names the Java field (maxAllocs); operators write, and the bound properties hold, max-allocs.
-            String key = DataObjectPropertyName.toDashedForm(field.getField());
-            String full = key.startsWith(validation.getValidationErrors().getName().toString())
-                    ? key : validation.getValidationErrors().getName() + "." + key;
-            text.append('\'').append(full).append("' = '").append(field.getRejectedValue()).append('\'');
-            ConfigurationProperty bound = validation.getValidationErrors().getBoundProperties().stream()
-                    .filter(p -> p.getName().toString().equals(full))
-                    .findFirst().orElse(null);
-            if (bound != null) {
-                appendOrigin(text, bound.getOrigin());
+    /**
+     * The key, the value as written and its origin when the environment holds that property, then the rule
+     * ({@code 'berth.gc.max-allocs' = '0' (from ...): must be at least 1, was 0}); otherwise the check's own message.
+     */
+    private ConfigurationProperty property(String key, BindException cause) {
+        if (environment != null) {
+            ConfigurationPropertyName name = ConfigurationPropertyName.of(key);
+            for (ConfigurationPropertySource source : ConfigurationPropertySources.get(environment)) {
+                ConfigurationProperty property = source.getConfigurationProperty(name);
+                if (property != null) {
+                    return property;
+                }
             }
-        } else {
-            text.append('\'').append(validation.getValidationErrors().getName()).append('\'');
         }
-        text.append(": ").append(error.getDefaultMessage());
-        return text.toString();
+        return cause.getProperty();
+    }
+
+    private static String describe(InvalidPropertyException invalid, ConfigurationProperty property) {
+        if (property == null || !property.getName().toString().equals(invalid.key())) {
+            return invalid.getMessage();
+        }
+        StringBuilder text = new StringBuilder().append('\'').append(invalid.key()).append("' = '").append(property.getValue()).append('\'');
+        appendOrigin(text, property.getOrigin());
+        return text.append(": ").append(invalid.rule()).toString();
     }
 
     private static String reason(Throwable cause) {

@@ -48,7 +48,7 @@ class ApiPropertiesStartupTest {
         assertThatThrownBy(() -> app().run("--berth.api.max-request-body-size=" + value).close()).isInstanceOf(Exception.class);
 
         assertThat(output).contains("Invalid Berth configuration:")
-                .contains("'berth.api.max-request-body-size' must be positive, was ");
+                .contains("'berth.api.max-request-body-size' = '" + value + "' (from ").contains("): must be positive, was ");
     }
 
     @Test

@@ -15,6 +15,8 @@ import org.springframework.core.env.Environment;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
+import dev.berth.support.TempDirs;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -34,7 +36,7 @@ class DeviceAgentTest {
 
     @DynamicPropertySource
     static void deviceDir(DynamicPropertyRegistry registry) throws Exception {
-        Path dir = Files.createTempDirectory("berth-devices");
+        Path dir = TempDirs.removedAtExit("berth-devices");
         Files.writeString(dir.resolve("dev0"), "healthy\ntemperature=41\n");
         Files.writeString(dir.resolve("dev1"), "unhealthy: fan stuck\n");
         registry.add("berth.devices.example.dir", dir::toString);

@@ -25,6 +25,7 @@ import tools.jackson.databind.json.JsonMapper;
 import dev.berth.config.BerthProperties;
 import dev.berth.device.example.ExampleDevicePlugin;
 import dev.berth.support.Http;
+import dev.berth.support.TempDirs;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -47,7 +48,7 @@ class DeviceAllocationAgentTest {
 
     @DynamicPropertySource
     static void deviceDir(DynamicPropertyRegistry registry) throws Exception {
-        Path dir = Files.createTempDirectory("berth-devices");
+        Path dir = TempDirs.removedAtExit("berth-devices");
         Files.writeString(dir.resolve("dev0"), "healthy\ntemperature=40\n");
         Files.writeString(dir.resolve("dev1"), "healthy\ntemperature=50\n");
         registry.add("berth.devices.example.dir", dir::toString);

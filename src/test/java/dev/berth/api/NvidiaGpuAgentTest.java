@@ -22,6 +22,7 @@ import tools.jackson.databind.json.JsonMapper;
 
 import dev.berth.config.BerthProperties;
 import dev.berth.support.Http;
+import dev.berth.support.TempDirs;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -56,8 +57,8 @@ class NvidiaGpuAgentTest {
 
     @DynamicPropertySource
     static void nvidiaSmi(DynamicPropertyRegistry registry) throws IOException {
-        smiDir = Files.createTempDirectory("berth-nvidia");
-        mappingDir = Files.createTempDirectory("berth-dcgm-map");
+        smiDir = TempDirs.removedAtExit("berth-nvidia");
+        mappingDir = TempDirs.removedAtExit("berth-dcgm-map");
         Path smi = smiDir.resolve("nvidia-smi");
         try (InputStream in = NvidiaGpuAgentTest.class.getResourceAsStream("/nvidia/fake-nvidia-smi.sh")) {
             Files.copy(in, smi);

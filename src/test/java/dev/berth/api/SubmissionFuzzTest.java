@@ -32,6 +32,7 @@ import tools.jackson.databind.node.ObjectNode;
 
 import dev.berth.Application;
 import dev.berth.support.Http;
+import dev.berth.support.ThrowawayDataDir;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -85,6 +86,7 @@ class SubmissionFuzzTest {
             if (agent != null) {
                 agent.close();
             }
+            ThrowawayDataDir.delete(dataDir);
         }
     }
 

@@ -13,6 +13,9 @@ import org.springframework.boot.test.context.SpringBootTest;
  * A full agent on a random port with its own throw-away data dir, the mock and raw_exec drivers enabled and
  * ACLs off. Every test class that uses exactly this annotation (and no extra properties) shares one cached
  * application context, which keeps the suite fast: add properties only when a test really needs other settings.
+ *
+ * <p>A data dir named with {@code ${random.uuid}} (here and in the other agent tests) is resolved once per context and
+ * removed when the context closes ({@link ThrowawayDataDir}).
  */
 @Target(ElementType.TYPE)
 @Retention(RetentionPolicy.RUNTIME)

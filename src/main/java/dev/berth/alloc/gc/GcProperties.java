@@ -2,13 +2,10 @@ package dev.berth.alloc.gc;
 
 import java.time.Duration;
 
-import jakarta.validation.constraints.Max;
-import jakarta.validation.constraints.Min;
-import jakarta.validation.constraints.NotNull;
-
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
-import org.springframework.validation.annotation.Validated;
+
+import dev.berth.config.PropertyChecks;
 
 /**
  * Garbage collection of terminal allocations ({@code berth.gc.*}, Nomad's {@code gc_*} client options).
@@ -19,18 +16,19 @@ import org.springframework.validation.annotation.Validated;
  * @param interval            how often the policy is checked
  * @param parallelDestroys    at most this many allocs are destroyed at once
  */
-@Validated
 @ConfigurationProperties("berth.gc")
 public record GcProperties(
-        @DefaultValue("50") @Min(1) int maxAllocs,
-        @DefaultValue("80") @Min(0) @Max(100) double diskUsageThreshold,
-        @DefaultValue("70") @Min(0) @Max(100) double inodeUsageThreshold,
-        @DefaultValue("1m") @NotNull Duration interval,
-        @DefaultValue("2") @Min(1) int parallelDestroys) {
+        @DefaultValue("50") int maxAllocs,
+        @DefaultValue("80") double diskUsageThreshold,
+        @DefaultValue("70") double inodeUsageThreshold,
+        @DefaultValue("1m") Duration interval,
+        @DefaultValue("2") int parallelDestroys) {
 
     public GcProperties {
-        if (interval == null || interval.isNegative() || interval.isZero()) {
-            throw new IllegalArgumentException("'interval' must be positive, was " + interval);
-        }
+        PropertyChecks.atLeast("berth.gc.max-allocs", maxAllocs, 1);
+        PropertyChecks.between("berth.gc.disk-usage-threshold", diskUsageThreshold, 0, 100);
+        PropertyChecks.between("berth.gc.inode-usage-threshold", inodeUsageThreshold, 0, 100);
+        PropertyChecks.positive("berth.gc.interval", interval);
+        PropertyChecks.atLeast("berth.gc.parallel-destroys", parallelDestroys, 1);
     }
 }

@@ -14,16 +14,17 @@ import javax.net.ssl.X509ExtendedTrustManager;
 
 /**
  * The two HTTP clients every http check shares (one verifies TLS, one for {@code TLSSkipVerify}); both run their
- * callbacks on the given (virtual-thread) executor. Thread-safe; close to free their selector threads.
+ * callbacks on the given (virtual-thread) executor. Each is made on its first use: an agent without http checks
+ * keeps no selector threads and loads no TLS classes for them. Thread-safe; close to free their selector threads.
  */
 public final class HttpClients implements AutoCloseable {
 
-    private final HttpClient verifying;
-    private final HttpClient insecure;
+    private final ExecutorService executor;
+    private HttpClient verifying;
+    private HttpClient insecure;
 
     public HttpClients(ExecutorService executor) {
-        this.verifying = builder(executor).build();
-        this.insecure = builder(executor).sslContext(trustAll()).build();
+        this.executor = executor;
     }
 
     private static HttpClient.Builder builder(ExecutorService executor) {
@@ -31,14 +32,32 @@ public final class HttpClients implements AutoCloseable {
                 .followRedirects(HttpClient.Redirect.NORMAL).version(HttpClient.Version.HTTP_1_1);
     }
 
-    public HttpClient client(boolean skipVerify) {
-        return skipVerify ? insecure : verifying;
+    public synchronized HttpClient client(boolean skipVerify) {
+        if (skipVerify) {
+            if (insecure == null) {
+                insecure = builder(executor).sslContext(trustAll()).build();
+            }
+            return insecure;
+        }
+        if (verifying == null) {
+            verifying = builder(executor).build();
+        }
+        return verifying;
+    }
+
+    /** How many of the two clients were made (for tests: they are made on first use only). */
+    synchronized int made() {
+        return (verifying == null ? 0 : 1) + (insecure == null ? 0 : 1);
     }
 
     @Override
-    public void close() {
-        verifying.close();
-        insecure.close();
+    public synchronized void close() {
+        if (verifying != null) {
+            verifying.close();
+        }
+        if (insecure != null) {
+            insecure.close();
+        }
     }
 
     /** Accepts any server certificate and host name (an extended trust manager does the host check itself). */

@@ -14,8 +14,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * A bean-validation failure of {@code berth.gc.*} is reported like every other invalid value: the key as the operator
- * wrote it (not the Java field name {@code maxAllocs}), the value and where it came from.
+ * A {@code berth.gc.*} value that the record's checks refuse is reported like every other invalid value: the key as
+ * the operator wrote it, the value, where it came from and the rule it broke.
  */
 @ExtendWith(OutputCaptureExtension.class)
 class GcPropertiesStartupTest {
@@ -25,17 +25,28 @@ class GcPropertiesStartupTest {
     static class GcConfig {
     }
 
-    @Test
-    void anOutOfRangeValueNamesTheDashedKeyAndItsOrigin(CapturedOutput output) {
+    private static void start(String... args) {
         assertThatThrownBy(() -> new SpringApplicationBuilder(GcConfig.class).web(WebApplicationType.NONE).logStartupInfo(false)
-                .run("--berth.gc.max-allocs=-1", "--berth.gc.disk-usage-threshold=150").close())
+                .run(args).close())
                 .isInstanceOf(Exception.class);
+    }
+
+    @Test
+    void anOutOfRangeValueNamesTheKeyItsValueAndItsOrigin(CapturedOutput output) {
+        start("--berth.gc.max-allocs=-1");
 
         assertThat(output).contains("Invalid Berth configuration:")
                 // the origin's own quotes are escaped when another test left structured (JSON) console logging on
                 .contains("'berth.gc.max-allocs' = '-1' (from ").contains("commandLineArgs")
-                .contains("must be greater than or equal to 1")
-                .contains("'berth.gc.disk-usage-threshold' = '150.0' (from")
+                .contains("): must be at least 1, was -1")
                 .doesNotContain("maxAllocs");
+    }
+
+    @Test
+    void aThresholdOverAHundredNamesTheKey(CapturedOutput output) {
+        start("--berth.gc.disk-usage-threshold=150");
+
+        assertThat(output).contains("'berth.gc.disk-usage-threshold' = '150' (from ")
+                .contains("): must be between 0 and 100, was 150");
     }
 }

@@ -15,6 +15,8 @@ import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
+import dev.berth.support.TempDirs;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -35,7 +37,7 @@ class DockerDevicesDockerTest {
 
     @DynamicPropertySource
     static void deviceDir(DynamicPropertyRegistry registry) throws Exception {
-        Path dir = Files.createTempDirectory("berth-docker-devices");
+        Path dir = TempDirs.removedAtExit("berth-docker-devices");
         Files.writeString(dir.resolve("dev0"), "healthy\ntemperature=40\n");
         registry.add("berth.devices.example.dir", dir::toString);
     }
