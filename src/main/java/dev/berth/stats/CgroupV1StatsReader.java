@@ -29,7 +29,8 @@ final class CgroupV1StatsReader implements TaskStatsReader {
     private static final byte[][] CPUACCT_STAT = CgroupFileBuffer.keys("user", "system");
     private static final byte[][] CPU_STAT = CgroupFileBuffer.keys("nr_throttled", "throttled_time");
 
-    private final CgroupFileBuffer buffer = new CgroupFileBuffer();
+    /** The sampling thread's buffer, taken at the start of each {@link #read()} (the reads are synchronized). */
+    private CgroupFileBuffer buffer;
     private final long[] values = new long[MEMORY_STAT.length];
     private final KernelFile usage;
     private final KernelFile maxUsage;
@@ -59,6 +60,7 @@ final class CgroupV1StatsReader implements TaskStatsReader {
 
     @Override
     public synchronized TaskRawSample read() throws IOException {
+        buffer = CgroupFileBuffer.forThisThread();
         TaskMemoryStats.Builder memory = new TaskMemoryStats.Builder();
         readSingle(usage, memory, USAGE);
         readSingle(maxUsage, memory, MAX_USAGE);

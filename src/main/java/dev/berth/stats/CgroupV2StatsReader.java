@@ -27,7 +27,8 @@ final class CgroupV2StatsReader implements TaskStatsReader {
     private static final TaskCpuField[] CPU_FIELDS = {TaskCpuField.PERCENT, TaskCpuField.USER_MODE, TaskCpuField.SYSTEM_MODE,
             TaskCpuField.THROTTLED_PERIODS, TaskCpuField.THROTTLED_TIME};
 
-    private final CgroupFileBuffer buffer = new CgroupFileBuffer();
+    /** The sampling thread's buffer, taken at the start of each {@link #read()} (the reads are synchronized). */
+    private CgroupFileBuffer buffer;
     private final long[] values = new long[CPU_STAT.length];
     private final KernelFile current;
     private final KernelFile peak;
@@ -45,6 +46,7 @@ final class CgroupV2StatsReader implements TaskStatsReader {
 
     @Override
     public synchronized TaskRawSample read() throws IOException {
+        buffer = CgroupFileBuffer.forThisThread();
         TaskMemoryStats.Builder memory = new TaskMemoryStats.Builder();
         if (load(current) && buffer.firstLong() >= 0) {
             memory.set(USAGE, buffer.firstLong());

@@ -31,7 +31,8 @@ final class ProcTreeStatsReader implements TaskStatsReader {
     private static final Set<TaskMemoryField> PID_MEMORY = Set.of(TaskMemoryField.RSS, TaskMemoryField.SWAP);
     private static final Set<TaskCpuField> PID_CPU = Set.of(TaskCpuField.PERCENT, TaskCpuField.USER_MODE, TaskCpuField.SYSTEM_MODE);
 
-    private final CgroupFileBuffer buffer = new CgroupFileBuffer();
+    /** The sampling thread's buffer, taken at the start of each {@link #read()} (the collector never reads one task twice at once). */
+    private CgroupFileBuffer buffer;
     private final long[] values = new long[STATUS.length];
     private final Path proc;
     private final long rootPid;
@@ -57,6 +58,7 @@ final class ProcTreeStatsReader implements TaskStatsReader {
 
     @Override
     public TaskRawSample read() throws IOException {
+        buffer = CgroupFileBuffer.forThisThread();
         if (!buffer.load(rootStat) || (startTicks > 0 && buffer.fieldLong(buffer.statFieldsStart(), 19) != startTicks)) {
             tree = new long[0];
             return TaskRawSample.NONE;

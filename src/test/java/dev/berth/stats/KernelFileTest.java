@@ -50,6 +50,42 @@ class KernelFileTest {
     }
 
     @Test
+    void aThreadsOwnBufferReadsThroughItsDirectBufferTheSameBytesAsAHeapBuffer(@TempDir Path tmp) throws Exception {
+        StringBuilder stat = new StringBuilder();
+        for (int i = 0; i < 800; i++) { // over 4 KB: the buffer (and its direct window) grows mid-read
+            stat.append("key_").append(i).append(' ').append(i).append('\n');
+        }
+        stat.append("total_rss 777\n");
+        Path file = Files.writeString(tmp.resolve("memory.stat"), stat);
+        CgroupFileBuffer own = CgroupFileBuffer.forThisThread();
+        assertThat(CgroupFileBuffer.forThisThread()).as("one per platform thread").isSameAs(own);
+        try (KernelFile kernelFile = new KernelFile(file)) {
+            for (int round = 0; round < 2; round++) { // the second read reuses the grown buffers
+                assertThat(kernelFile.readInto(own)).isTrue();
+                assertThat(kernelFile.readInto(buffer)).isTrue();
+                assertThat(own.length()).isEqualTo(stat.length()).isEqualTo(buffer.length());
+                long[] out = new long[1];
+                assertThat(own.scan(CgroupFileBuffer.keys("total_rss"), out)).isEqualTo(1);
+                assertThat(out[0]).isEqualTo(777);
+            }
+            Files.writeString(file, "5\n"); // shorter content: nothing of the longer read is left over
+            assertThat(kernelFile.readInto(own)).isTrue();
+            assertThat(own.length()).isEqualTo(2);
+            assertThat(own.firstLong()).isEqualTo(5);
+        }
+    }
+
+    @Test
+    void aVirtualThreadGetsAFreshBufferEachTime() throws Exception {
+        CgroupFileBuffer[] seen = new CgroupFileBuffer[2];
+        Thread.ofVirtual().start(() -> {
+            seen[0] = CgroupFileBuffer.forThisThread();
+            seen[1] = CgroupFileBuffer.forThisThread();
+        }).join();
+        assertThat(seen[0]).isNotNull().isNotSameAs(seen[1]).isNotSameAs(CgroupFileBuffer.forThisThread());
+    }
+
+    @Test
     void aMissingFileIsNotReadAndHoldsNoDescriptor(@TempDir Path tmp) throws Exception {
         int heldBefore = KernelFile.held();
         try (KernelFile kernelFile = new KernelFile(tmp.resolve("gone"))) {
