@@ -2,7 +2,7 @@
 # What each running raw_exec allocation costs the agent: starts the agent as shipped (HOME/bin/berth, with NMT on),
 # takes a class histogram, heap info, NMT summary, RSS and a JSON thread dump after a full GC, idle and with N running
 # allocations (`sleep 3600`, as bench/footprint.sh), into OUTDIR; then destroys them and stops the agent.
-# Compare two runs per class with bench/histdiff.py OUTDIR/hist-idle.txt OUTDIR/hist-nN.txt N.
+# Compare two runs per class with bench/histdiff.py OUTDIR/hist-idle.txt OUTDIR/hist-nN.txt --per N.
 # usage: bench/peralloc.sh HOME OUTDIR [N]   (HOME has bin/berth and target/berth: a checkout after ./mvnw -Paot package,
 #        or a copy of those two to compare builds side by side)
 set -euo pipefail

@@ -9,6 +9,7 @@ import java.util.Set;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.stereotype.Component;
 
@@ -26,7 +27,9 @@ import org.springframework.stereotype.Component;
  *   <li>the agent went quiet (no collection during the last period) after a collection since the last trim: after
  *       start-up, and after allocations are destroyed, it returns what they used. Once per quiet phase.</li>
  * </ul>
- * Off with {@code berth.heap-trim=false}.
+ * Before a quiet trim it asks every {@link QuietRelease} to drop what it only keeps to go faster (H2's page cache):
+ * a cache full of a busy phase's pages would otherwise stay on the heap for good. Off with
+ * {@code berth.heap-trim=false}.
  */
 @Component
 public class HeapTrimmer implements SmartLifecycle {
@@ -39,14 +42,24 @@ public class HeapTrimmer implements SmartLifecycle {
     private static final Set<String> SELF_SHRINKING = Set.of("G1", "ZGC", "Shenandoah");
     private static final Logger log = LoggerFactory.getLogger(HeapTrimmer.class);
 
+    /** Something that drops a cache when the agent is quiet; it fills again on use. */
+    @FunctionalInterface
+    public interface QuietRelease {
+        /** Drops what is only kept for speed. Must not block for long; a failure is logged and ignored. */
+        void release();
+    }
+
     private final MemoryMXBean memory = ManagementFactory.getMemoryMXBean();
     private final List<GarbageCollectorMXBean> collectors = ManagementFactory.getGarbageCollectorMXBeans();
     private final boolean enabled;
     private volatile Thread thread;
     private Policy policy;
 
-    public HeapTrimmer(BerthProperties properties) {
+    private final List<QuietRelease> releases;
+
+    public HeapTrimmer(BerthProperties properties, ObjectProvider<QuietRelease> releases) {
         this.enabled = properties.heapTrim();
+        this.releases = releases.orderedStream().toList();
     }
 
     @Override
@@ -75,11 +88,26 @@ public class HeapTrimmer implements SmartLifecycle {
         if (!policy.look(collections(), committed)) {
             return false;
         }
+        if (policy.quiet()) {
+            releaseCaches();
+        }
         System.gc(); // the one place the agent asks for a full collection
         long after = memory.getHeapMemoryUsage().getCommitted();
+        boolean quiet = policy.quiet();
         policy.trimmed(collections(), after);
-        log.debug("heap trimmed: committed {} MB -> {} MB", committed >> 20, after >> 20);
+        log.debug("heap trimmed ({}): committed {} MB -> {} MB", quiet ? "quiet, caches released" : "grown",
+                committed >> 20, after >> 20);
         return true;
+    }
+
+    private void releaseCaches() {
+        for (QuietRelease release : releases) {
+            try {
+                release.release();
+            } catch (RuntimeException e) {
+                log.debug("a cache could not be released before the heap trim", e);
+            }
+        }
     }
 
     /** When to trim, apart from the JVM so it is tested exactly: fed the collection count and committed heap. */
@@ -87,6 +115,7 @@ public class HeapTrimmer implements SmartLifecycle {
         private long lastCollections;
         private long committedAfterTrim;
         private boolean collectedSinceTrim;
+        private boolean quiet;
 
         Policy(long collections, long committed) {
             this.lastCollections = collections;
@@ -102,7 +131,13 @@ public class HeapTrimmer implements SmartLifecycle {
                 collectedSinceTrim = true;
             }
             boolean grew = committed > committedAfterTrim + committedAfterTrim / 2 + SLACK_BYTES;
-            return grew || quiet && collectedSinceTrim;
+            this.quiet = quiet && collectedSinceTrim;
+            return grew || this.quiet;
+        }
+
+        /** Whether the last look found the agent quiet after a busy phase (not just a grown heap during one). */
+        boolean quiet() {
+            return quiet;
         }
 
         /** The full GC ran: the count and committed heap right after it. */

@@ -34,8 +34,14 @@ import org.springframework.stereotype.Component;
 @Component
 public class ChangeFeed implements SmartLifecycle {
 
-    /** How many recent changes the journal keeps by default. */
-    public static final int DEFAULT_CAPACITY = 4096;
+    /**
+     * How many recent changes the journal keeps by default ({@code berth.events.buffer-size}). Each held change keeps
+     * its object as it was (an allocation with its task states and events, ~1.6 KB of heap), and the journal stays full
+     * once the node is quiet again, so this is what a busy phase leaves on the heap. Nomad's server keeps 100
+     * ({@code event_buffer_size}); a stream or blocking query that falls behind the journal starts again from the
+     * oldest change held.
+     */
+    public static final int DEFAULT_CAPACITY = 256;
 
     private final NodeIndex nodeIndex;
     private final int capacity;
@@ -48,9 +54,13 @@ public class ChangeFeed implements SmartLifecycle {
     private volatile boolean released;
     private volatile boolean running;
 
-    @Autowired
     public ChangeFeed(NodeIndex nodeIndex) {
         this(nodeIndex, DEFAULT_CAPACITY);
+    }
+
+    @Autowired
+    public ChangeFeed(NodeIndex nodeIndex, EventStreamProperties properties) {
+        this(nodeIndex, properties.bufferSize());
     }
 
     ChangeFeed(NodeIndex nodeIndex, int capacity) {
@@ -122,15 +132,22 @@ public class ChangeFeed implements SmartLifecycle {
 
     /**
      * Completes with the index of the first change above {@code afterIndex} that matches {@code filter} (one already in
-     * the journal, or the next one published), or with 0 when {@code timeout} passes first. Cancelling the future
-     * forgets the waiter.
+     * the journal, or the next one published), or with 0 when {@code timeout} passes first. When the journal has
+     * already discarded changes above {@code afterIndex} (a caller further behind than the journal is long), it
+     * completes at once with the highest discarded index, since one of those may have matched: the caller reads again
+     * and waits from there. Cancelling the future forgets the waiter.
      */
     public CompletableFuture<Long> awaitChange(long afterIndex, Predicate<Change> filter, Duration timeout) {
         Objects.requireNonNull(filter, "filter");
         Waiter waiter = new Waiter(afterIndex, filter, new CompletableFuture<>());
         waiters.add(waiter);
         waiter.future.whenComplete((index, error) -> waiters.remove(waiter));
-        // A change published between the caller's read and this registration is already in the journal.
+        // A change published between the caller's read and this registration is already in the journal, or discarded.
+        long discarded = discardedThrough.get();
+        if (discarded > afterIndex) {
+            waiter.future.complete(discarded);
+            return waiter.future;
+        }
         for (Change change : journal.tailMap(afterIndex, false).values()) {
             if (filter.test(change)) {
                 waiter.future.complete(change.index());
@@ -188,6 +205,16 @@ public class ChangeFeed implements SmartLifecycle {
     @Override
     public boolean isRunning() {
         return running;
+    }
+
+    /** How many changes the journal holds now (at most its capacity). */
+    public int held() {
+        return journalSize.get();
+    }
+
+    /** How many changes the journal keeps at most ({@code berth.events.buffer-size}). */
+    public int capacity() {
+        return capacity;
     }
 
     /** How many requests are waiting for a change right now (an answered waiter no longer counts). */

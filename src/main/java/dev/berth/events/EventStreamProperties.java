@@ -10,10 +10,15 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  *
  * @param heartbeat how often an idle stream sends Nomad's {@code {}} heartbeat (Nomad's server uses 30 s; 10 s keeps
  *                  proxies with a short idle timeout from cutting a quiet stream)
- * @param batch     how many changes a stream reads from the journal at once
+ * @param batch      how many changes a stream reads from the journal at once
+ * @param bufferSize how many recent changes the {@link ChangeFeed}'s journal keeps for event-stream replay and
+ *                   blocking queries (Nomad's server option {@code event_buffer_size}, 100 by default there): each held
+ *                   change keeps the object as it was after the change, so this bounds what the journal holds on the
+ *                   heap once the node is quiet again
  */
 @ConfigurationProperties("berth.events")
-public record EventStreamProperties(@DefaultValue("10s") Duration heartbeat, @DefaultValue("64") int batch) {
+public record EventStreamProperties(@DefaultValue("10s") Duration heartbeat, @DefaultValue("64") int batch,
+        @DefaultValue("" + ChangeFeed.DEFAULT_CAPACITY) int bufferSize) {
 
     public EventStreamProperties {
         if (heartbeat == null || heartbeat.isZero() || heartbeat.isNegative()) {
@@ -21,6 +26,9 @@ public record EventStreamProperties(@DefaultValue("10s") Duration heartbeat, @De
         }
         if (batch < 1) {
             throw new IllegalArgumentException("berth.events.batch must be positive");
+        }
+        if (bufferSize < 1) {
+            throw new IllegalArgumentException("berth.events.buffer-size must be positive");
         }
     }
 }

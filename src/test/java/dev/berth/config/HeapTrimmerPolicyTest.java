@@ -28,6 +28,7 @@ class HeapTrimmerPolicyTest {
 
         assertThat(policy.look(20, 100 * MB)).as("busy, grew by 40 MB: under half + 16 MiB").isFalse();
         assertThat(policy.look(40, 107 * MB)).as("busy, grew past 60 + 30 + 16 MiB").isTrue();
+        assertThat(policy.quiet()).as("a busy trim keeps the caches").isFalse();
         policy.trimmed(41, 180 * MB);
         assertThat(policy.look(60, 200 * MB)).as("the new baseline is the trimmed size").isFalse();
     }
@@ -41,6 +42,7 @@ class HeapTrimmerPolicyTest {
         assertThat(policy.look(50, 180 * MB)).as("destroying: collections, no growth").isFalse();
 
         assertThat(policy.look(50, 180 * MB)).as("quiet after the destroys").isTrue();
+        assertThat(policy.quiet()).as("a quiet trim releases the caches too").isTrue();
         policy.trimmed(51, 70 * MB);
         assertThat(policy.look(51, 70 * MB)).isFalse();
     }

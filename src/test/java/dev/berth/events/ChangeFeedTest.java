@@ -111,4 +111,44 @@ class ChangeFeedTest {
         assertThat(waiting.join()).isZero();
         assertThat(feed.waiting()).isZero();
     }
+
+    @Test
+    void theJournalHoldsNoMoreThanItsCapacityHoweverManyChangesPass() {
+        for (int i = 0; i < 1_000; i++) {
+            feed.publish(Topic.Allocation, "AllocationUpdated", "a" + i, null, new byte[1024]);
+        }
+
+        assertThat(feed.held()).isEqualTo(feed.capacity()).isEqualTo(4);
+        assertThat(feed.changesAfter(0, c -> true, Integer.MAX_VALUE)).hasSize(4)
+                .extracting(Change::key).containsExactly("a996", "a997", "a998", "a999");
+    }
+
+    @Test
+    void theAgentsJournalTakesItsSizeFromTheEventOptions() {
+        ChangeFeed configured = new ChangeFeed(new NodeIndex(new MemoryIndexStore()),
+                new EventStreamProperties(Duration.ofSeconds(10), 64, 7));
+        for (int i = 0; i < 20; i++) {
+            configured.publish(Topic.Node, "NodeEvent", "n", null, null);
+        }
+
+        assertThat(configured.capacity()).isEqualTo(7);
+        assertThat(configured.held()).isEqualTo(7);
+        assertThat(new ChangeFeed(new NodeIndex(new MemoryIndexStore())).capacity()).isEqualTo(ChangeFeed.DEFAULT_CAPACITY);
+        assertThatThrownBy(() -> new EventStreamProperties(Duration.ofSeconds(10), 64, 0))
+                .isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void aWaiterBehindTheJournalAnswersAtOnceWithTheLastDiscardedIndex() {
+        long before = feed.currentIndex();
+        for (int i = 0; i < 6; i++) {
+            feed.publish(Topic.Node, "NodeEvent", "n" + i, null, null);
+        }
+
+        // the change it waits for may have been one of the two discarded: the caller must read again
+        assertThat(feed.awaitChange(before, c -> c.key().equals("n0"), Duration.ofMinutes(5)))
+                .isCompletedWithValue(feed.discardedThrough());
+        assertThat(feed.discardedThrough()).isEqualTo(before + 2);
+        assertThat(feed.awaitChange(feed.discardedThrough(), c -> false, Duration.ofMinutes(5))).isNotDone();
+    }
 }
