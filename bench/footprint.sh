@@ -43,7 +43,8 @@ threads() { awk '/^Threads:/ {print $2}' "/proc/$1/status"; }
 HZ=$(getconf CLK_TCK)
 pct() { awk -v a="$1" -v b="$2" -v w="$3" -v hz="$HZ" 'BEGIN {printf "%.2f", 100 * (b - a) / hz / w}'; }
 JAVA_BIN=""
-heap_after_gc_mb() { # full GC, then the used heap from the JVM itself
+heap_after_gc_mb() { # two full GCs (the second frees what reference processing released in the first), then the used heap
+  "$JCMD" "$AGENT" GC.run >/dev/null
   "$JCMD" "$AGENT" GC.run >/dev/null
   "$JCMD" "$AGENT" GC.heap_info | awk '/^ *(DefNew|Tenured|PSYoungGen|ParOldGen|def new generation|tenured generation|garbage-first heap) / {for (i = 1; i <= NF; i++) if ($i == "used") {v = $(i + 1); sub(/K,?/, "", v); s += v}} END {printf "%d", s / 1024}' | head -1
 }
