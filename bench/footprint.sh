@@ -116,6 +116,8 @@ t2=$(date +%s%N); start_agent; wait_healthy; t3=$(date +%s%N)
 start_cpu=$(ticks "$AGENT")
 JAVA_BIN=$(readlink -f "/proc/$AGENT/exe")
 JCMD="$(dirname "$JAVA_BIN")/jcmd"
+JSTAT="$(dirname "$JAVA_BIN")/jstat"
+gc_counts() { "$JSTAT" -gc "$AGENT" | awk 'NR == 1 {for (i = 1; i <= NF; i++) col[$i] = i} NR == 2 {print $col["YGC"], $col["FGC"]}'; }
 echo "# java: $JAVA_BIN ($("$JAVA_BIN" -version 2>&1 | head -1))"
 echo "# command line: $(tr '\0' ' ' <"/proc/$AGENT/cmdline" | cut -c1-600)"
 if grep -q 'Unable to map shared spaces\|shared class paths mismatch\|AOT cache.*not' "$WORK/agent.log"; then echo "# warning: the AOT cache was not used"; fi
@@ -159,13 +161,16 @@ for N in "${COUNTS[@]}"; do
   "$WORK/cgroup-reader" "$WINDOW" "$interval_ms" <"$WORK/files" >"$WORK/reader.out" &
   reader=$!
   c0=$(ticks "$AGENT"); h0=$(thread_ticks "$AGENT" berth-host-stat); s0t=$(thread_ticks "$AGENT" berth-task-stat)
+  read -r y0 f0 <<<"$(gc_counts)"
   sleep "$WINDOW"
   c1=$(ticks "$AGENT"); h1=$(thread_ticks "$AGENT" berth-host-stat); s1t=$(thread_ticks "$AGENT" berth-task-stat)
   wait "$reader"
   reader_pct=$(sed -E 's/.*cpu_pct=([0-9.]+).*/\1/' "$WORK/reader.out")
   agent_pct=$(pct "$c0" "$c1" "$WINDOW")
   row "N=$N: RSS / threads" "$(rss_mb "$AGENT") MB / $(threads "$AGENT")"
+  read -r y1 f1 <<<"$(gc_counts)"
   row "N=$N: agent CPU, no requests" "$agent_pct % of a core"
+  row "N=$N: collections in that window (young / full)" "$((y1 - y0)) / $((f1 - f0))"
   row "N=$N: of which task-stats threads / host-stats thread" "$(pct "$s0t" "$s1t" "$WINDOW") % / $(pct "$h0" "$h1" "$WINDOW") %"
   row "N=$N: C reader, same $(wc -l <"$WORK/files") files, pread, same window" "$reader_pct % ($(cat "$WORK/reader.out"))"
   row "N=$N: agent CPU / C reader CPU" "$(awk -v a="$agent_pct" -v b="$reader_pct" 'BEGIN {if (b > 0) printf "%.2f", a / b; else print "n/a"}')"
