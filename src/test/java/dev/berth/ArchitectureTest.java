@@ -36,6 +36,12 @@ class ArchitectureTest {
                 .importPackages("dev.berth");
     }
 
+    /** The agent skips Spring Boot's scan for {@code @JsonMixin} classes at start ({@code api.NoJsonMixinScan}). */
+    @Test
+    void noJacksonMixins() {
+        noClasses().should().beAnnotatedWith("org.springframework.boot.jackson.JacksonMixin").check(classes);
+    }
+
     @Test
     void featurePackagesHaveNoCycles() {
         slices().matching("dev.berth.(*)..").should().beFreeOfCycles().check(classes);
