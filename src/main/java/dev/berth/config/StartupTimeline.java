@@ -22,7 +22,8 @@ public class StartupTimeline implements ApplicationListener<ApplicationReadyEven
 
     public static final String PROPERTY = "berth.startup-timeline";
     public static final int CAPACITY = 20_000;
-    private static final int SHOWN = 40;
+    /** How many steps are logged: {@code -Dberth.startup-timeline.shown=N}, 40 by default. */
+    private static final int SHOWN = Integer.getInteger(PROPERTY + ".shown", 40);
     private static final Logger log = LoggerFactory.getLogger(StartupTimeline.class);
 
     @Override
