@@ -7,6 +7,8 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.ConstructorBinding;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 
+import dev.berth.config.PropertyChecks;
+
 /**
  * Device settings under {@code berth.devices}.
  *
@@ -37,8 +39,8 @@ public record DeviceProperties(
 
     @ConstructorBinding
     public DeviceProperties {
-        requirePositive(statsInterval, "berth.devices.stats-interval");
-        requirePositive(callTimeout, "berth.devices.call-timeout");
+        PropertyChecks.positive("berth.devices.stats-interval", statsInterval);
+        PropertyChecks.positive("berth.devices.call-timeout", callTimeout);
         onUnhealthy = onUnhealthy == null ? OnUnhealthy.NONE : onUnhealthy;
         healthHoldDown = healthHoldDown == null ? Duration.ofSeconds(30) : healthHoldDown;
         if (healthHoldDown.isNegative()) {
@@ -69,11 +71,6 @@ public record DeviceProperties(
         }
     }
 
-    static void requirePositive(Duration duration, String key) {
-        if (duration == null || duration.isZero() || duration.isNegative()) {
-            throw new IllegalArgumentException("'" + key + "' must be positive, was " + duration);
-        }
-    }
 
     /**
      * @param enabled      whether the plugin runs
@@ -92,7 +89,7 @@ public record DeviceProperties(
             @DefaultValue("1s") Duration pollInterval) {
 
         public Example {
-            requirePositive(pollInterval, "berth.devices.example.poll-interval");
+            PropertyChecks.positive("berth.devices.example.poll-interval", pollInterval);
             if (enabled && dir == null) {
                 throw new IllegalArgumentException("'berth.devices.example.dir' must be set when the example plugin is enabled");
             }
@@ -126,7 +123,7 @@ public record DeviceProperties(
         @ConstructorBinding
         public Nvidia {
             ignoredGpuIds = ignoredGpuIds == null ? java.util.List.of() : java.util.List.copyOf(ignoredGpuIds);
-            requirePositive(fingerprintPeriod, "berth.devices.nvidia.fingerprint-period");
+            PropertyChecks.positive("berth.devices.nvidia.fingerprint-period", fingerprintPeriod);
             jobMappingFormat = jobMappingFormat == null ? JobMappingFormat.ALLOC_ID : jobMappingFormat;
         }
     }

@@ -5,6 +5,8 @@ import java.time.Duration;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 
+import dev.berth.config.PropertyChecks;
+
 /**
  * Event stream options ({@code berth.events.*}).
  *
@@ -21,14 +23,8 @@ public record EventStreamProperties(@DefaultValue("10s") Duration heartbeat, @De
         @DefaultValue("" + ChangeFeed.DEFAULT_CAPACITY) int bufferSize) {
 
     public EventStreamProperties {
-        if (heartbeat == null || heartbeat.isZero() || heartbeat.isNegative()) {
-            throw new IllegalArgumentException("berth.events.heartbeat must be positive");
-        }
-        if (batch < 1) {
-            throw new IllegalArgumentException("berth.events.batch must be positive");
-        }
-        if (bufferSize < 1) {
-            throw new IllegalArgumentException("berth.events.buffer-size must be positive");
-        }
+        PropertyChecks.positive("berth.events.heartbeat", heartbeat);
+        PropertyChecks.atLeast("berth.events.batch", batch, 1);
+        PropertyChecks.atLeast("berth.events.buffer-size", bufferSize, 1);
     }
 }

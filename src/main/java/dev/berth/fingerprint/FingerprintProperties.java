@@ -6,6 +6,8 @@ import java.util.List;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 
+import dev.berth.config.PropertyChecks;
+
 /**
  * Settings under {@code berth.fingerprint}.
  *
@@ -21,9 +23,7 @@ public record FingerprintProperties(
         List<String> denylist) {
 
     public FingerprintProperties {
-        if (driverTimeout == null || driverTimeout.isNegative() || driverTimeout.isZero()) {
-            throw new IllegalArgumentException("'berth.fingerprint.driver-timeout' must be positive, was " + driverTimeout);
-        }
+        PropertyChecks.positive("berth.fingerprint.driver-timeout", driverTimeout);
         networkInterface = networkInterface == null ? "" : networkInterface;
         denylist = denylist == null ? List.of() : List.copyOf(denylist);
     }

@@ -3,6 +3,8 @@ package dev.berth.service;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 
+import dev.berth.config.PropertyChecks;
+
 /**
  * Service check options ({@code berth.checks.*}).
  *
@@ -12,8 +14,6 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
 public record ChecksProperties(@DefaultValue("256") int maxConcurrent) {
 
     public ChecksProperties {
-        if (maxConcurrent < 1) {
-            throw new IllegalArgumentException("berth.checks.max-concurrent must be positive");
-        }
+        PropertyChecks.atLeast("berth.checks.max-concurrent", maxConcurrent, 1);
     }
 }
