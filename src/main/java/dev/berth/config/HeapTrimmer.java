@@ -88,12 +88,12 @@ public class HeapTrimmer implements SmartLifecycle {
         if (!policy.look(collections(), committed)) {
             return false;
         }
-        if (policy.quiet()) {
+        boolean quiet = policy.quiet();
+        if (quiet) {
             releaseCaches();
         }
         System.gc(); // the one place the agent asks for a full collection
         long after = memory.getHeapMemoryUsage().getCommitted();
-        boolean quiet = policy.quiet();
         policy.trimmed(collections(), after);
         log.debug("heap trimmed ({}): committed {} MB -> {} MB", quiet ? "quiet, caches released" : "grown",
                 committed >> 20, after >> 20);
