@@ -66,17 +66,10 @@ final class CgroupFileBuffer {
      * seq file, so a sample costs one system call per file.
      */
     boolean pread(FileChannel channel) throws IOException {
-        if (direct) {
-            return preadDirect(channel);
-        }
         len = 0;
         while (true) {
-            if (window == null || window.array() != buf) {
-                window = ByteBuffer.wrap(buf);
-            }
-            window.limit(buf.length).position(len);
             int room = buf.length - len;
-            int n = channel.read(window, len);
+            int n = direct ? readThroughNativeWindow(channel, room) : readIntoHeapWindow(channel);
             if (n <= 0) {
                 return true;
             }
@@ -88,25 +81,26 @@ final class CgroupFileBuffer {
         }
     }
 
-    private boolean preadDirect(FileChannel channel) throws IOException {
-        len = 0;
-        while (true) {
-            if (nativeWindow == null || nativeWindow.capacity() != buf.length) {
-                nativeWindow = ByteBuffer.allocateDirect(buf.length);
-            }
-            int room = buf.length - len;
-            nativeWindow.clear().limit(room);
-            int n = channel.read(nativeWindow, len);
-            if (n <= 0) {
-                return true;
-            }
-            nativeWindow.flip().get(buf, len, n);
-            len += n;
-            if (n < room) {
-                return true;
-            }
-            buf = Arrays.copyOf(buf, buf.length * 2);
+    /** Reads at offset {@code len} straight into {@code buf} (NIO copies it through a temporary direct buffer). */
+    private int readIntoHeapWindow(FileChannel channel) throws IOException {
+        if (window == null || window.array() != buf) {
+            window = ByteBuffer.wrap(buf);
         }
+        window.limit(buf.length).position(len);
+        return channel.read(window, len);
+    }
+
+    /** Reads at offset {@code len} into this buffer's own direct buffer, then copies what came into {@code buf}. */
+    private int readThroughNativeWindow(FileChannel channel, int room) throws IOException {
+        if (nativeWindow == null || nativeWindow.capacity() != buf.length) {
+            nativeWindow = ByteBuffer.allocateDirect(buf.length);
+        }
+        nativeWindow.clear().limit(room);
+        int n = channel.read(nativeWindow, len);
+        if (n > 0) {
+            nativeWindow.flip().get(buf, len, n);
+        }
+        return n;
     }
 
     int length() {
