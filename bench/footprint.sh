@@ -25,7 +25,8 @@ LAUNCHER=${LAUNCHER:-bin/berth}
 WORK=$(mktemp -d /tmp/berth-footprint.XXXXXX)
 DATA="$WORK/data"
 PREFIX="fp$$"
-PORT=$(python3 -c "import socket; s=socket.socket(); s.bind(('127.0.0.1',0)); print(s.getsockname()[1])")
+source bench/agent-lib.sh
+PORT=$(free_port)
 BASE="http://127.0.0.1:$PORT"
 AGENT=""
 
@@ -60,46 +61,13 @@ cleanup() {
 }
 trap cleanup EXIT
 
-put() { # $1 = alloc id
-  curl -s -o /dev/null -X PUT "$BASE/v1/client/allocation/$1" -H 'Content-Type: application/json' -d \
-  "{\"ID\":\"$1\",\"Name\":\"fp.g[0]\",\"JobID\":\"fp\",\"AllocModifyIndex\":1,\"TaskGroup\":\"g\",
-    \"Job\":{\"ID\":\"fp\",\"Name\":\"fp\",\"Type\":\"service\",\"TaskGroups\":[{\"Name\":\"g\",
-    \"Tasks\":[{\"Name\":\"t\",\"Driver\":\"raw_exec\",\"Config\":{\"command\":\"sleep\",\"args\":[\"3600\"]},
-    \"Resources\":{\"CPU\":1,\"MemoryMB\":10}}]}]}}"
-}
 export -f put; export BASE
-running() { curl -s "$BASE/actuator/prometheus" | awk '/^berth_client_allocations\{.*status="running"/ {printf "%d", $2}'; }
-destroy_all() {
-  curl -s "$BASE/v1/client/allocations" | grep -o "\"ID\":\"$PREFIX-[^\"]*\"" | cut -d'"' -f4 \
-    | xargs -r -P "$PAR" -I{} curl -s -o /dev/null -X DELETE "$BASE/v1/client/allocation/{}"
-}
-
 gcc -O2 -o "$WORK/cgroup-reader" bench/cgroup-reader.c
 mkdir -p "$DATA"
 echo "# bench/footprint.sh $(date -u +%FT%TZ), $(nproc) cpus, kernel $(uname -r), counts: ${COUNTS[*]}, window ${WINDOW}s, settle ${SETTLE}s"
 echo "# launcher: $LAUNCHER, JAVA_OPTS='${JAVA_OPTS:-}'"
 
-# Waits for a healthy /v1/agent/health, polling every 10 ms from one process (a curl started 50 times a second took
-# a sizeable share of a core from the starting agent on a 2-core machine).
-wait_healthy() {
-  python3 - "$PORT" "$AGENT" <<'PY' || { echo "agent exited:"; tail -20 "$WORK/agent.log"; exit 1; }
-import http.client, os, sys, time
-port, pid = int(sys.argv[1]), int(sys.argv[2])
-while True:
-    try:
-        c = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
-        c.request("GET", "/v1/agent/health")
-        if c.getresponse().status == 200:
-            break
-    except OSError:
-        pass
-    try:
-        os.kill(pid, 0)
-    except OSError:
-        sys.exit(1)
-    time.sleep(0.01)
-PY
-}
+wait_for_agent() { wait_healthy "$PORT" "$AGENT" || { echo "agent exited:"; tail -20 "$WORK/agent.log"; exit 1; }; }
 start_agent() {
   "$LAUNCHER" --server.address=127.0.0.1 --server.port="$PORT" --berth.data-dir="$DATA" \
     --berth.drivers.raw-exec.enabled=true --berth.acl.enabled=false --logging.level.root=WARN >>"$WORK/agent.log" 2>&1 &
@@ -108,11 +76,11 @@ start_agent() {
 
 # first start: a new data dir (the state database is created); then a restart on it, which is what an agent does
 # every other time (measured first, the agent of the second start is the one measured below)
-t0=$(date +%s%N); start_agent; wait_healthy; t1=$(date +%s%N)
+t0=$(date +%s%N); start_agent; wait_for_agent; t1=$(date +%s%N)
 first_cpu=$(ticks "$AGENT")
 kill "$AGENT"; wait "$AGENT" 2>/dev/null || true
 sleep 2
-t2=$(date +%s%N); start_agent; wait_healthy; t3=$(date +%s%N)
+t2=$(date +%s%N); start_agent; wait_for_agent; t3=$(date +%s%N)
 start_cpu=$(ticks "$AGENT")
 JAVA_BIN=$(readlink -f "/proc/$AGENT/exe")
 JCMD="$(dirname "$JAVA_BIN")/jcmd"

@@ -14,18 +14,11 @@ OUT=$1; N=$2; DUMP=${3:-0}
 mkdir -p "$OUT"
 WORK=$(mktemp -d /tmp/retain-run.XXXXXX); DATA="$WORK/data"; mkdir -p "$DATA"
 PREFIX="rt$$"; PAR=${PAR:-6}
-PORT=$(python3 -c "import socket; s=socket.socket(); s.bind(('127.0.0.1',0)); print(s.getsockname()[1])")
+source bench/agent-lib.sh
+PORT=$(free_port)
 BASE="http://127.0.0.1:$PORT"; export BASE
 load() { cut -d' ' -f1 /proc/loadavg; }
-put() {
-  curl -s -o /dev/null -X PUT "$BASE/v1/client/allocation/$1" -H 'Content-Type: application/json' -d \
-  "{\"ID\":\"$1\",\"Name\":\"fp.g[0]\",\"JobID\":\"fp\",\"AllocModifyIndex\":1,\"TaskGroup\":\"g\",
-    \"Job\":{\"ID\":\"fp\",\"Name\":\"fp\",\"Type\":\"service\",\"TaskGroups\":[{\"Name\":\"g\",
-    \"Tasks\":[{\"Name\":\"t\",\"Driver\":\"raw_exec\",\"Config\":{\"command\":\"sleep\",\"args\":[\"3600\"]},
-    \"Resources\":{\"CPU\":1,\"MemoryMB\":10}}]}]}}"
-}
 export -f put
-running() { curl -s "$BASE/actuator/prometheus" | awk '/^berth_client_allocations\{.*status="running"/ {printf "%d", $2}'; }
 bin/berth --server.address=127.0.0.1 --server.port="$PORT" --berth.data-dir="$DATA" \
   --berth.drivers.raw-exec.enabled=true --berth.acl.enabled=false --logging.level.root=WARN \
   --logging.level.dev.berth.config.HeapTrimmer=DEBUG >"$OUT/agent.log" 2>&1 &

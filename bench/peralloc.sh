@@ -9,23 +9,12 @@ set -euo pipefail
 HOME_=$1; OUT=$2; N=${3:-1000}; PAR=${PAR:-4}
 mkdir -p "$OUT"; WORK=$(mktemp -d /tmp/berth-peralloc.XXXX); DATA=$WORK/data; mkdir -p $DATA
 PREFIX="pa$$"
-PORT=$(python3 -c "import socket; s=socket.socket(); s.bind(('127.0.0.1',0)); print(s.getsockname()[1])")
+source "$(dirname "$0")/agent-lib.sh"
+PORT=$(free_port)
 BASE="http://127.0.0.1:$PORT"
 load() { cut -d' ' -f1-3 /proc/loadavg; }
 rss_mb() { awk '/^VmRSS:/ {printf "%d", $2 / 1024}' "/proc/$1/status"; }
-put() {
-  curl -s -o /dev/null -X PUT "$BASE/v1/client/allocation/$1" -H 'Content-Type: application/json' -d \
-  "{\"ID\":\"$1\",\"Name\":\"fp.g[0]\",\"JobID\":\"fp\",\"AllocModifyIndex\":1,\"TaskGroup\":\"g\",
-    \"Job\":{\"ID\":\"fp\",\"Name\":\"fp\",\"Type\":\"service\",\"TaskGroups\":[{\"Name\":\"g\",
-    \"Tasks\":[{\"Name\":\"t\",\"Driver\":\"raw_exec\",\"Config\":{\"command\":\"sleep\",\"args\":[\"3600\"]},
-    \"Resources\":{\"CPU\":1,\"MemoryMB\":10}}]}]}}"
-}
 export -f put; export BASE
-running() { curl -s "$BASE/actuator/prometheus" | awk '/^berth_client_allocations\{.*status="running"/ {printf "%d", $2}'; }
-destroy_all() {
-  curl -s "$BASE/v1/client/allocations" | grep -o "\"ID\":\"$PREFIX-[^\"]*\"" | cut -d'"' -f4 \
-    | xargs -r -P "$PAR" -I{} curl -s -o /dev/null -X DELETE "$BASE/v1/client/allocation/{}"
-}
 JAVA_OPTS="-XX:NativeMemoryTracking=summary ${JAVA_OPTS:-}" "$HOME_/bin/berth" --server.address=127.0.0.1 --server.port="$PORT" --berth.data-dir="$DATA" \
   --berth.drivers.raw-exec.enabled=true --berth.acl.enabled=false --logging.level.root=WARN >"$OUT/agent.log" 2>&1 &
 AGENT=$!

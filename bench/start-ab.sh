@@ -5,29 +5,17 @@
 #
 # Usage: bench/start-ab.sh LAUNCHER_A LAUNCHER_B [PAIRS]     e.g. bench/start-ab.sh /tmp/base/bin/berth bin/berth 5
 set -euo pipefail
+source "$(dirname "$0")/agent-lib.sh"
 A=$1 B=$2 PAIRS=${3:-5}
 one() { # $1 = tag, $2 = launcher
   local work port pid t0 t1
   work=$(mktemp -d /tmp/berth-start-ab.XXXXXX)
-  port=$(python3 -c "import socket; s=socket.socket(); s.bind(('127.0.0.1',0)); print(s.getsockname()[1])")
+  port=$(free_port)
   t0=$(date +%s%N)
   "$2" --server.address=127.0.0.1 --server.port="$port" --berth.data-dir="$work/data" \
     --berth.drivers.raw-exec.enabled=true --berth.acl.enabled=false --logging.level.root=WARN >"$work/log" 2>&1 &
   pid=$!
-  python3 - "$port" "$pid" <<'PY'
-import http.client, os, sys, time
-port, pid = int(sys.argv[1]), int(sys.argv[2])
-while True:
-    try:
-        c = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
-        c.request("GET", "/v1/agent/health")
-        if c.getresponse().status == 200:
-            break
-    except OSError:
-        pass
-    os.kill(pid, 0)
-    time.sleep(0.01)
-PY
+  wait_healthy "$port" "$pid"
   t1=$(date +%s%N)
   printf '%s healthy %.2f s (%.2f s CPU) RSS %d MB load %s\n' "$1" "$(awk -v a="$t0" -v b="$t1" 'BEGIN {print (b - a) / 1e9}')" \
     "$(awk -v hz="$(getconf CLK_TCK)" '{print ($14 + $15) / hz}' "/proc/$pid/stat")" \
