@@ -52,11 +52,12 @@ class ArchitectureTest {
         slices().matching("dev.berth.(**)").should().beFreeOfCycles().check(classes);
     }
 
-    /** The database is reached only through the state adapters (Spring JDBC); features see their ports. */
+    /** The database is reached only through the state adapters (Spring JDBC, H2 itself); features see their ports. */
     @Test
     void jdbcStaysInsideState() {
         noClasses().that().resideOutsideOfPackage("dev.berth.state..")
-                .should().dependOnClassesThat().resideInAnyPackage("org.springframework.jdbc..", "java.sql..", "javax.sql..")
+                .should().dependOnClassesThat().resideInAnyPackage("org.springframework.jdbc..", "java.sql..", "javax.sql..",
+                        "org.h2..")
                 .check(classes);
     }
 

@@ -1,5 +1,7 @@
 package dev.berth.state;
 
+import org.springframework.core.Ordered;
+import org.springframework.core.annotation.Order;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
 
@@ -10,9 +12,11 @@ import dev.berth.config.HeapTrimmer;
  * ({@code CACHE_SIZE} in the data source URL) but stays full of the pages a busy phase read and wrote, most of them
  * old versions of rows long gone, for as long as the agent runs: after 1,000 allocations were created and destroyed
  * that was ~2 MB of a 30 MB idle heap. Setting the cache size again (to the value it has) is H2's own way to empty it
- * ({@code SET CACHE_SIZE}: the store takes the new bound and clears its cache); it fills again on use.
+ * ({@code SET CACHE_SIZE}: the store takes the new bound and clears its cache); it fills again on use. Runs after
+ * {@link H2StoreCompaction}, whose reads fill it.
  */
 @Component
+@Order(Ordered.LOWEST_PRECEDENCE)
 class H2CacheRelease implements HeapTrimmer.QuietRelease {
 
     private final JdbcClient jdbc;

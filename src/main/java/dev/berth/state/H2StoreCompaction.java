@@ -1,0 +1,136 @@
+package dev.berth.state;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import javax.sql.DataSource;
+
+import org.h2.engine.SessionLocal;
+import org.h2.jdbc.JdbcConnection;
+import org.h2.mvstore.MVStore;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.core.Ordered;
+import org.springframework.core.annotation.Order;
+import org.springframework.stereotype.Component;
+
+import dev.berth.config.HeapTrimmer;
+
+/**
+ * Runs H2's own chunk compaction when the agent is quiet ({@link HeapTrimmer}), the housekeeping H2's background
+ * writer would do if it ran. With {@code WRITE_DELAY=0} (every commit written before it returns) H2 starts no
+ * background writer, so nothing ever rewrites a chunk that still holds a few live pages: every commit writes a chunk,
+ * and each chunk with one page still in use stays in the file and on the heap (its record, occupancy bits and table of
+ * contents: ~2 MB after 1,000 allocations were created and destroyed, and a state file of a few hundred MB).
+ *
+ * <p>{@link MVStore#compact(int, int)} copies the live pages of sparsely used chunks into new pages, then a commit
+ * writes them as one chunk, as any other commit does: the data do not change, and the old chunks, no longer
+ * referenced, are dropped at the next commit. H2's {@code RETENTION_TIME} is left as it is: chunks younger than it
+ * are neither rewritten nor dropped, exactly as with H2's own background compaction; so that the last busy seconds'
+ * chunks go too, one more pass follows once they are that old. Runs before
+ * {@link H2CacheRelease}, so the pages it reads leave the cache too. Not reachable through SQL (H2 compacts an open
+ * store only from its background writer), hence H2's embedded session; a remote or other database is left alone.
+ */
+@Component
+@Order(Ordered.HIGHEST_PRECEDENCE)
+class H2StoreCompaction implements HeapTrimmer.QuietRelease {
+
+    /** Compact while less than this share (%) of the chunks' space is live: H2's {@code autoCompactFillRate}. */
+    static final int TARGET_FILL_RATE = 90;
+    /** Live bytes rewritten per round, as H2's {@code compactFile} does. */
+    static final int BYTES_PER_ROUND = 16 << 20;
+    /** Rounds at most: each one rewrites the sparsest chunks up to {@link #BYTES_PER_ROUND}. */
+    static final int MAX_ROUNDS = 16;
+    /** The follow-up pass runs this long after the retention time. */
+    static final int FOLLOW_UP_MARGIN_MS = 1_000;
+    private static final Logger log = LoggerFactory.getLogger(H2StoreCompaction.class);
+
+    private final DataSource dataSource;
+    private final AtomicBoolean followUpPending = new AtomicBoolean();
+
+    H2StoreCompaction(DataSource dataSource) {
+        this.dataSource = dataSource;
+    }
+
+    @Override
+    public void release() {
+        int retention = compactNow();
+        if (retention >= 0 && followUpPending.compareAndSet(false, true)) {
+            Thread.ofVirtual().name("berth-h2-compact").start(() -> followUp(retention));
+        }
+    }
+
+    /**
+     * The chunks the busy phase wrote during its last {@code RETENTION_TIME} were too young for the first pass: one
+     * more pass once they are old enough (H2's background writer would get to them on its next turn).
+     */
+    private void followUp(int retentionMs) {
+        try {
+            Thread.sleep(retentionMs + FOLLOW_UP_MARGIN_MS);
+            compactNow();
+        } catch (InterruptedException stopping) {
+            Thread.currentThread().interrupt();
+        } finally {
+            followUpPending.set(false);
+        }
+    }
+
+    /** One compaction; returns H2's retention time in ms, or -1 when there was nothing to compact or it failed. */
+    int compactNow() {
+        try (Connection connection = dataSource.getConnection()) {
+            Optional<MVStore> found = store(connection);
+            if (found.isEmpty()) {
+                log.debug("no embedded H2 store to compact");
+                return -1;
+            }
+            MVStore store = found.get();
+            long start = System.nanoTime();
+            int before = chunks(store);
+            int rounds = compact(store);
+            log.debug("H2 store compacted in {} round(s), {} ms: {} -> {} chunks", rounds,
+                    (System.nanoTime() - start) / 1_000_000, before, chunks(store));
+            return Math.max(0, store.getRetentionTime());
+        } catch (SQLException | RuntimeException e) {
+            log.debug("the H2 store could not be compacted", e);
+            return -1;
+        }
+    }
+
+    /** Rewrites sparsely used chunks and commits, until H2 finds nothing to rewrite; returns the rounds that did. */
+    static int compact(MVStore store) {
+        int rounds = 0;
+        while (rounds < MAX_ROUNDS && !store.isClosed() && store.compact(TARGET_FILL_RATE, BYTES_PER_ROUND)) {
+            store.commit();
+            rounds++;
+        }
+        if (rounds > 0 && !store.isClosed()) {
+            store.commit(); // drops the chunks the last round emptied, if anything is left to write
+        }
+        return rounds;
+    }
+
+    /** The store under an embedded H2 connection (pooled connections unwrap to it). */
+    static Optional<MVStore> store(Connection connection) throws SQLException {
+        if (!connection.isWrapperFor(JdbcConnection.class)
+                || !(connection.unwrap(JdbcConnection.class).getSession() instanceof SessionLocal session)
+                || session.getDatabase().getStore() == null) {
+            return Optional.empty();
+        }
+        return Optional.of(session.getDatabase().getStore().getMvStore());
+    }
+
+    /** How many chunks the store holds (H2's {@code info.CHUNK_COUNT}). */
+    static int chunks(MVStore store) {
+        int[] count = {-1};
+        if (store.getFileStore() != null) {
+            store.getFileStore().populateInfo((name, value) -> {
+                if (name.equals("info.CHUNK_COUNT")) {
+                    count[0] = Integer.parseInt(value);
+                }
+            });
+        }
+        return count[0];
+    }
+}

@@ -1,0 +1,142 @@
+package dev.berth.state;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import java.util.TreeMap;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.jdbc.datasource.SingleConnectionDataSource;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatCode;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The chunks that many small commits leave in H2's store (the agent commits every change on its own, with
+ * {@code WRITE_DELAY=0}, so H2's background compaction never runs) go at the quiet compaction, and the data stay.
+ */
+class H2StoreCompactionTest {
+
+    /** The agent's data source options; a short retention time so that the test need not wait H2's 45 s. */
+    static final String OPTIONS = ";DB_CLOSE_ON_EXIT=FALSE;WRITE_DELAY=0;LOB_TIMEOUT=10000;CACHE_SIZE=4096";
+
+    @TempDir
+    Path dir;
+
+    private SingleConnectionDataSource dataSource;
+
+    @AfterEach
+    void close() {
+        if (dataSource != null) {
+            dataSource.destroy();
+        }
+    }
+
+    @Test
+    void compactionDropsTheChunksSmallCommitsLeftAndTheDataSurviveAnAbruptClose() {
+        String url = "jdbc:h2:file:" + dir.resolve("state") + OPTIONS + ";RETENTION_TIME=500";
+        JdbcClient jdbc = JdbcClient.create(open(url));
+        Map<String, String> kept = writeHistory(jdbc, 300);
+        long before = info(jdbc, "info.CHUNK_COUNT");
+        assertThat(before).as("chunks after %d small commits", 300 * 5).isGreaterThan(100);
+
+        H2StoreCompaction compaction = new H2StoreCompaction(dataSource);
+        // a chunk is rewritten or dropped only once it is older than the retention time, as in H2's own housekeeping
+        await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(250)).untilAsserted(() -> {
+            compaction.compactNow();
+            assertThat(info(jdbc, "info.CHUNK_COUNT")).isLessThanOrEqualTo(10);
+        });
+        assertThat(documents(jdbc)).isEqualTo(kept);
+
+        jdbc.sql("SHUTDOWN IMMEDIATELY").update(); // no clean close (which would compact by itself): as a crash leaves it
+        dataSource.destroy();
+        JdbcClient reopened = JdbcClient.create(open(url));
+        assertThat(documents(reopened)).isEqualTo(kept);
+        assertThat(info(reopened, "info.CHUNK_COUNT")).isLessThanOrEqualTo(10);
+    }
+
+    @Test
+    void oneQuietReleaseAlsoReachesTheChunksThatWereTooYoungForItsFirstPass() {
+        String url = "jdbc:h2:file:" + dir.resolve("state") + OPTIONS + ";RETENTION_TIME=2000";
+        JdbcClient jdbc = JdbcClient.create(open(url));
+        Map<String, String> kept = writeHistory(jdbc, 200);
+        assertThat(info(jdbc, "info.CHUNK_COUNT")).isGreaterThan(100);
+
+        new H2StoreCompaction(dataSource).release(); // once, as the heap trimmer does at a quiet look
+
+        await().atMost(Duration.ofSeconds(60)).untilAsserted(
+                () -> assertThat(info(jdbc, "info.CHUNK_COUNT")).isLessThanOrEqualTo(10));
+        assertThat(documents(jdbc)).isEqualTo(kept);
+    }
+
+    @Test
+    void aDatabaseThatCannotBeReachedIsLeftAloneQuietly() throws Exception {
+        Path notADirectory = Files.writeString(dir.resolve("file"), "x");
+        H2StoreCompaction compaction = new H2StoreCompaction(
+                open("jdbc:h2:file:" + notADirectory.resolve("state") + OPTIONS));
+
+        assertThat(compaction.compactNow()).isEqualTo(-1);
+        assertThatCode(compaction::release).doesNotThrowAnyException();
+    }
+
+    @Test
+    void anInMemoryDatabaseHasNoChunksAndNothingToRewrite() {
+        JdbcClient jdbc = JdbcClient.create(open("jdbc:h2:mem:compact-" + System.nanoTime()));
+        writeHistory(jdbc, 20);
+
+        assertThat(new H2StoreCompaction(dataSource).compactNow()).isGreaterThanOrEqualTo(0);
+        assertThat(jdbc.sql("SELECT COUNT(*) FROM alloc").query(Long.class).single()).isEqualTo(7);
+    }
+
+    /**
+     * What the agent's state store does per allocation, one commit at a time: the allocation is written, runs, its
+     * task events are written and the index moves; two in three are then destroyed. Returns the rows left.
+     */
+    static Map<String, String> writeHistory(JdbcClient jdbc, int allocations) {
+        jdbc.sql("CREATE TABLE IF NOT EXISTS alloc (id VARCHAR(64) PRIMARY KEY, status VARCHAR(16), doc CLOB)").update();
+        jdbc.sql("CREATE TABLE IF NOT EXISTS event (id BIGINT AUTO_INCREMENT PRIMARY KEY, alloc VARCHAR(64), msg VARCHAR(200))")
+                .update();
+        jdbc.sql("CREATE TABLE IF NOT EXISTS idx (name VARCHAR(16) PRIMARY KEY, v BIGINT)").update();
+        jdbc.sql("MERGE INTO idx VALUES ('alloc', 0)").update();
+        Map<String, String> kept = new TreeMap<>();
+        for (int i = 0; i < allocations; i++) {
+            String id = "alloc-" + i;
+            String doc = ("{\"ID\":\"" + id + "\"}").repeat(40);
+            jdbc.sql("INSERT INTO alloc VALUES (?, 'pending', ?)").params(id, doc).update();
+            jdbc.sql("UPDATE alloc SET status = 'running', doc = ? WHERE id = ?").params(doc + "running", id).update();
+            jdbc.sql("INSERT INTO event (alloc, msg) VALUES (?, 'Started')").param(id).update();
+            jdbc.sql("UPDATE idx SET v = v + 1 WHERE name = 'alloc'").update();
+            kept.put(id, doc + "running");
+        }
+        for (int i = 0; i < allocations; i++) {
+            if (i % 3 != 0) {
+                jdbc.sql("DELETE FROM alloc WHERE id = ?").param("alloc-" + i).update();
+                kept.remove("alloc-" + i);
+            }
+        }
+        return kept;
+    }
+
+    static Map<String, String> documents(JdbcClient jdbc) {
+        Map<String, String> rows = new TreeMap<>();
+        jdbc.sql("SELECT id, doc FROM alloc WHERE status = 'running'")
+                .query((rs, n) -> rows.put(rs.getString(1), rs.getString(2))).list();
+        return rows;
+    }
+
+    /** One of H2's own figures ({@code info.CHUNK_COUNT}: chunks the store holds, each a record on the heap). */
+    static long info(JdbcClient jdbc, String name) {
+        return jdbc.sql("SELECT SETTING_VALUE FROM INFORMATION_SCHEMA.SETTINGS WHERE SETTING_NAME = ?").param(name)
+                .query(String.class).optional().map(Long::parseLong).orElseThrow();
+    }
+
+    private SingleConnectionDataSource open(String url) {
+        dataSource = new SingleConnectionDataSource(url, "sa", "", true);
+        return dataSource;
+    }
+}
