@@ -3,7 +3,8 @@
 # diff. Starts the agent as shipped (bin/berth), waits 40 s, takes the heap after a full GC (jcmd GC.run + GC.heap_info,
 # as bench/footprint.sh does) twice and a class histogram; PUTs N raw_exec `sleep 3600` allocations (PAR in parallel),
 # waits for all running, destroys them, waits AFTER s (60), then the heap after a full GC three times (at once, again at
-# once, after 5 s: the first full GC after a busy phase does not free everything) and a histogram.
+# once, after 5 s: the first full GC after a busy phase does not free everything) and a histogram. AFTER=120 lets the
+# heap trimmer's quiet look (30-60 s after the last collection) and H2's follow-up compaction (45 s later) run first.
 #
 # Usage: bench/heap-retain.sh OUTDIR N [DUMP]    (DUMP=1: also jcmd GC.heap_dump idle.hprof / after.hprof)
 #        bench/histdiff.py OUTDIR/hist-idle.txt OUTDIR/hist-after.txt 40   (what grew, bytes and instances per class)
@@ -21,7 +22,8 @@ load() { cut -d' ' -f1 /proc/loadavg; }
 export -f put
 bin/berth --server.address=127.0.0.1 --server.port="$PORT" --berth.data-dir="$DATA" \
   --berth.drivers.raw-exec.enabled=true --berth.acl.enabled=false --logging.level.root=WARN \
-  --logging.level.dev.berth.config.HeapTrimmer=DEBUG >"$OUT/agent.log" 2>&1 &
+  --logging.level.dev.berth.config.HeapTrimmer=DEBUG --logging.level.dev.berth.state.H2StoreCompaction=DEBUG \
+  >"$OUT/agent.log" 2>&1 &
 AGENT=$!
 echo "$AGENT" > "$OUT/pid"
 cleanup() { kill "$AGENT" 2>/dev/null || true; wait "$AGENT" 2>/dev/null || true; rm -rf "$WORK"; }
@@ -29,10 +31,14 @@ trap cleanup EXIT
 until curl -sf -o /dev/null "$BASE/v1/agent/health"; do kill -0 "$AGENT" || exit 1; sleep 0.1; done
 JCMD="$(dirname "$(readlink -f /proc/$AGENT/exe)")/jcmd"
 heap() { "$JCMD" "$AGENT" GC.run >/dev/null; "$JCMD" "$AGENT" GC.heap_info | awk '/^ *(DefNew|Tenured|def new generation|tenured generation) / {for (i = 1; i <= NF; i++) if ($i == "used") {v = $(i + 1); sub(/K,?/, "", v); s += v}} END {printf "%.1f", s / 1024}'; }
+# the class histogram's total (the live set after its own full GC) and H2's chunk records (org.h2.mvstore.SFChunk)
+live() { awk '/^Total/ {printf "%.1f", $3 / 1048576}' "$1"; }
+chunks() { awk '$4 == "org.h2.mvstore.SFChunk" {print $2; f = 1} END {if (!f) print 0}' "$1"; }
 sleep 40
 echo "idle heap after GC: $(heap) MB load $(load)" | tee -a "$OUT/summary"
 echo "idle second GC: $(heap) MB" | tee -a "$OUT/summary"
 "$JCMD" "$AGENT" GC.class_histogram > "$OUT/hist-idle.txt"
+echo "idle live set $(live "$OUT/hist-idle.txt") MB, H2 chunk records $(chunks "$OUT/hist-idle.txt")" | tee -a "$OUT/summary"
 [[ "$DUMP" == 1 ]] && "$JCMD" "$AGENT" GC.heap_dump -all "$OUT/idle.hprof" >/dev/null
 s0=$(date +%s)
 seq 1 "$N" | xargs -P "$PAR" -I{} bash -c "put $PREFIX-{}"
@@ -50,5 +56,6 @@ echo "second GC at once: $(heap) MB" | tee -a "$OUT/summary"
 sleep 5
 echo "third GC after 5 s: $(heap) MB" | tee -a "$OUT/summary"
 "$JCMD" "$AGENT" GC.class_histogram > "$OUT/hist-after.txt"
+echo "after live set $(live "$OUT/hist-after.txt") MB, H2 chunk records $(chunks "$OUT/hist-after.txt")" | tee -a "$OUT/summary"
 [[ "$DUMP" == 1 ]] && "$JCMD" "$AGENT" GC.heap_dump -all "$OUT/after.hprof" >/dev/null
 echo ok
