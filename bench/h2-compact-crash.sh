@@ -34,7 +34,7 @@ listing() {
   curl -s "$BASE/v1/allocations" | python3 -c '
 import json, sys
 for a in sorted(json.load(sys.stdin), key=lambda a: a["ID"]):
-    tasks = " ".join(f"{t}={s.get(\"State\")}" for t, s in sorted((a.get("TaskStates") or {}).items()))
+    tasks = " ".join(t + "=" + str(s.get("State")) for t, s in sorted((a.get("TaskStates") or {}).items()))
     print(a["ID"], a["ClientStatus"], tasks)'
 }
 processes_ok() { # every listed allocation has exactly one task process, no process without an allocation

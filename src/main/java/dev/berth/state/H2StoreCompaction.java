@@ -27,7 +27,7 @@ import dev.berth.config.HeapTrimmer;
  *
  * <p>{@link MVStore#compact(int, int)} copies the live pages of sparsely used chunks into new pages, then a commit
  * writes them as one chunk, as any other commit does: the data do not change, and the old chunks, no longer
- * referenced, are dropped at the next commit. H2's {@code RETENTION_TIME} is left as it is: chunks younger than it
+ * referenced, are dropped ({@link #dropUnusedChunks}). H2's {@code RETENTION_TIME} is left as it is: chunks younger than it
  * are neither rewritten nor dropped, exactly as with H2's own background compaction; so that the last busy seconds'
  * chunks go too, one more pass follows once they are that old. Runs before
  * {@link H2CacheRelease}, so the pages it reads leave the cache too. Not reachable through SQL (H2 compacts an open
@@ -98,17 +98,31 @@ class H2StoreCompaction implements HeapTrimmer.QuietRelease {
         }
     }
 
-    /** Rewrites sparsely used chunks and commits, until H2 finds nothing to rewrite; returns the rounds that did. */
+    /**
+     * Rewrites sparsely used chunks and commits, until H2 finds nothing to rewrite; then drops the chunks that are no
+     * longer used and commits the shortened chunk list. Returns the rounds that rewrote anything.
+     */
     static int compact(MVStore store) {
         int rounds = 0;
         while (rounds < MAX_ROUNDS && !store.isClosed() && store.compact(TARGET_FILL_RATE, BYTES_PER_ROUND)) {
             store.commit();
             rounds++;
         }
-        if (rounds > 0 && !store.isClosed()) {
-            store.commit(); // drops the chunks the last round emptied, if anything is left to write
-        }
+        dropUnusedChunks(store);
         return rounds;
+    }
+
+    /**
+     * H2 drops unused chunks (old enough, no live page) at the start of a commit that has something to write, so the
+     * ones the last round emptied would stay until the agent writes again. This is that step, in the context H2 runs
+     * it in when it moves chunks (the store's lock and its serialization lock), then a commit that writes the chunk
+     * list without them. A failure inside makes H2 close the store, as it would at any commit.
+     */
+    static void dropUnusedChunks(MVStore store) {
+        if (!store.isClosed() && store.getFileStore() != null) {
+            store.executeFilestoreOperation(store.getFileStore()::dropUnusedChunks);
+            store.commit();
+        }
     }
 
     /** The store under an embedded H2 connection (pooled connections unwrap to it). */

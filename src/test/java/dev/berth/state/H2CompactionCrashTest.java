@@ -22,8 +22,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * A process killed with SIGKILL while it compacts H2's store loses nothing it had committed: a child JVM writes
  * allocations one commit at a time, as the agent does, and compacts after every batch; it is killed while it says it is
- * compacting (the third time), by the test or by itself after H2 rewrote the pages and before it committed them, and
- * the database opened again holds exactly what the child reported committed.
+ * compacting (the third time): by the test, or by itself after H2 rewrote the pages and before it committed them, or
+ * after the unused chunks were dropped and before the shortened chunk list was committed. The database opened again
+ * holds exactly what the child reported committed.
  */
 class H2CompactionCrashTest {
 
@@ -31,7 +32,7 @@ class H2CompactionCrashTest {
     Path dir;
 
     @ParameterizedTest
-    @ValueSource(strings = {"by-the-test", "between-rewrite-and-commit"})
+    @ValueSource(strings = {"by-the-test", "between-rewrite-and-commit", "between-drop-and-commit"})
     void killedDuringACompactionTheStoreOpensWithEveryCommittedChange(String when) throws Exception {
         String url = "jdbc:h2:file:" + dir.resolve("state") + H2StoreCompactionTest.OPTIONS + ";RETENTION_TIME=100";
         Process child = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
@@ -69,6 +70,11 @@ class H2CompactionCrashTest {
         }
     }
 
+    private static void killSelf() throws Exception {
+        new ProcessBuilder("kill", "-9", Long.toString(ProcessHandle.current().pid())).start().waitFor();
+        throw new AssertionError("still alive after SIGKILL");
+    }
+
     /** The child: batches of allocations written, run and partly destroyed, a compaction after each batch. */
     public static final class Child {
 
@@ -101,7 +107,16 @@ class H2CompactionCrashTest {
                     if (batch == 2 && args[1].equals("between-rewrite-and-commit")) {
                         assertThat(store.compact(H2StoreCompaction.TARGET_FILL_RATE, H2StoreCompaction.BYTES_PER_ROUND))
                                 .as("pages rewritten, not yet committed").isTrue();
-                        new ProcessBuilder("kill", "-9", Long.toString(ProcessHandle.current().pid())).start().waitFor();
+                        killSelf();
+                    }
+                    if (batch == 2 && args[1].equals("between-drop-and-commit")) {
+                        while (store.compact(H2StoreCompaction.TARGET_FILL_RATE, H2StoreCompaction.BYTES_PER_ROUND)) {
+                            store.commit();
+                        }
+                        int chunks = H2StoreCompaction.chunks(store);
+                        store.executeFilestoreOperation(store.getFileStore()::dropUnusedChunks);
+                        assertThat(H2StoreCompaction.chunks(store)).as("chunks dropped, not yet committed").isLessThan(chunks);
+                        killSelf();
                     }
                     H2StoreCompaction.compact(store);
                 }
