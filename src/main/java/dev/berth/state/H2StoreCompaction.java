@@ -48,10 +48,12 @@ class H2StoreCompaction implements HeapTrimmer.QuietRelease {
     private static final Logger log = LoggerFactory.getLogger(H2StoreCompaction.class);
 
     private final DataSource dataSource;
+    private final H2CacheRelease cacheRelease;
     private final AtomicBoolean followUpPending = new AtomicBoolean();
 
-    H2StoreCompaction(DataSource dataSource) {
+    H2StoreCompaction(DataSource dataSource, H2CacheRelease cacheRelease) {
         this.dataSource = dataSource;
+        this.cacheRelease = cacheRelease;
     }
 
     @Override
@@ -69,9 +71,13 @@ class H2StoreCompaction implements HeapTrimmer.QuietRelease {
     private void followUp(int retentionMs) {
         try {
             Thread.sleep(retentionMs + FOLLOW_UP_MARGIN_MS);
-            compactNow();
+            if (compactNow() >= 0) {
+                cacheRelease.release(); // what the pass read leaves the page cache, as at the quiet look
+            }
         } catch (InterruptedException stopping) {
             Thread.currentThread().interrupt();
+        } catch (RuntimeException e) {
+            log.debug("the H2 page cache could not be emptied after the compaction", e);
         } finally {
             followUpPending.set(false);
         }
@@ -104,9 +110,15 @@ class H2StoreCompaction implements HeapTrimmer.QuietRelease {
      */
     static int compact(MVStore store) {
         int rounds = 0;
+        int chunks = chunks(store);
         while (rounds < MAX_ROUNDS && !store.isClosed() && store.compact(TARGET_FILL_RATE, BYTES_PER_ROUND)) {
-            store.commit();
+            store.commit(); // drops what the previous round emptied, writes what this one rewrote
             rounds++;
+            int left = chunks(store);
+            if (left >= chunks) {
+                break; // a store of a few chunks: each round only rewrites the last ones again
+            }
+            chunks = left;
         }
         dropUnusedChunks(store);
         return rounds;

@@ -45,7 +45,7 @@ class H2StoreCompactionTest {
         long before = info(jdbc, "info.CHUNK_COUNT");
         assertThat(before).as("chunks after %d small commits", 300 * 5).isGreaterThan(100);
 
-        H2StoreCompaction compaction = new H2StoreCompaction(dataSource);
+        H2StoreCompaction compaction = compaction(dataSource);
         // a chunk is rewritten or dropped only once it is older than the retention time, as in H2's own housekeeping
         await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(250)).untilAsserted(() -> {
             compaction.compactNow();
@@ -67,18 +67,19 @@ class H2StoreCompactionTest {
         Map<String, String> kept = writeHistory(jdbc, 200);
         assertThat(info(jdbc, "info.CHUNK_COUNT")).isGreaterThan(100);
 
-        new H2StoreCompaction(dataSource).release(); // once, as the heap trimmer does at a quiet look
+        compaction(dataSource).release(); // once, as the heap trimmer does at a quiet look
 
         await().atMost(Duration.ofSeconds(60)).untilAsserted(
                 () -> assertThat(info(jdbc, "info.CHUNK_COUNT")).isLessThanOrEqualTo(10));
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(info(jdbc, "info.CACHE_SIZE"))
+                .as("the follow-up pass leaves H2's page cache empty").isZero());
         assertThat(documents(jdbc)).isEqualTo(kept);
     }
 
     @Test
     void aDatabaseThatCannotBeReachedIsLeftAloneQuietly() throws Exception {
         Path notADirectory = Files.writeString(dir.resolve("file"), "x");
-        H2StoreCompaction compaction = new H2StoreCompaction(
-                open("jdbc:h2:file:" + notADirectory.resolve("state") + OPTIONS));
+        H2StoreCompaction compaction = compaction(open("jdbc:h2:file:" + notADirectory.resolve("state") + OPTIONS));
 
         assertThat(compaction.compactNow()).isEqualTo(-1);
         assertThatCode(compaction::release).doesNotThrowAnyException();
@@ -89,7 +90,7 @@ class H2StoreCompactionTest {
         JdbcClient jdbc = JdbcClient.create(open("jdbc:h2:mem:compact-" + System.nanoTime()));
         writeHistory(jdbc, 20);
 
-        assertThat(new H2StoreCompaction(dataSource).compactNow()).isGreaterThanOrEqualTo(0);
+        assertThat(compaction(dataSource).compactNow()).isGreaterThanOrEqualTo(0);
         assertThat(jdbc.sql("SELECT COUNT(*) FROM alloc").query(Long.class).single()).isEqualTo(7);
     }
 
@@ -133,6 +134,10 @@ class H2StoreCompactionTest {
     static long info(JdbcClient jdbc, String name) {
         return jdbc.sql("SELECT SETTING_VALUE FROM INFORMATION_SCHEMA.SETTINGS WHERE SETTING_NAME = ?").param(name)
                 .query(String.class).optional().map(Long::parseLong).orElseThrow();
+    }
+
+    private static H2StoreCompaction compaction(SingleConnectionDataSource dataSource) {
+        return new H2StoreCompaction(dataSource, new H2CacheRelease(JdbcClient.create(dataSource)));
     }
 
     private SingleConnectionDataSource open(String url) {
