@@ -5,6 +5,8 @@
 # the follow-up pass 45 s later), kills the agent with SIGKILL within ~50 ms of it, starts it again on the same data
 # dir and compares what it lists (ID, ClientStatus, each task's State) with what it listed before the kill, and checks
 # that every listed allocation has exactly one task process. ROUNDS rounds on the same data dir, each destroying more.
+# Task stats are sampled every 10 min here: the quiet look needs a period with no GC, which sampling running tasks
+# every second does not leave (a young collection every few seconds with 20 tasks).
 # Usage: bench/h2-compact-crash.sh [N=60] [ROUNDS=3]    Needs: ./mvnw -Paot package -DskipTests, curl, python3, root.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -18,6 +20,7 @@ AGENT=
 start_agent() {
   bin/berth --server.address=127.0.0.1 --server.port="$PORT" --berth.data-dir="$DATA" \
     --berth.drivers.raw-exec.enabled=true --berth.acl.enabled=false --logging.level.root=WARN \
+    --berth.telemetry.collection-interval=10m \
     --logging.level.dev.berth.state.H2StoreCompaction=DEBUG >>"$DATA/agent.log" 2>&1 &
   AGENT=$!
   until curl -sf -o /dev/null "$BASE/actuator/health/readiness"; do kill -0 "$AGENT" || exit 1; sleep 0.1; done
