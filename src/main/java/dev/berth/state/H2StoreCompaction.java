@@ -27,11 +27,11 @@ import dev.berth.config.HeapTrimmer;
  *
  * <p>{@link MVStore#compact(int, int)} copies the live pages of sparsely used chunks into new pages, then a commit
  * writes them as one chunk, as any other commit does: the data do not change, and the old chunks, no longer
- * referenced, are dropped ({@link #dropUnusedChunks}). H2's {@code RETENTION_TIME} is left as it is: chunks younger than it
- * are neither rewritten nor dropped, exactly as with H2's own background compaction; so that the last busy seconds'
- * chunks go too, one more pass follows once they are that old. Runs before
- * {@link H2CacheRelease}, so the pages it reads leave the cache too. Not reachable through SQL (H2 compacts an open
- * store only from its background writer), hence H2's embedded session; a remote or other database is left alone.
+ * referenced, are dropped ({@link #dropUnusedChunks}). H2's {@code RETENTION_TIME} is left as it is: chunks younger
+ * than it are neither rewritten nor dropped, exactly as with H2's own background compaction; so that the last busy
+ * seconds' chunks go too, one more pass follows once they are that old. Runs before {@link H2CacheRelease}, so the
+ * pages it reads leave the cache too. Not reachable through SQL (H2 compacts an open store only from its background
+ * writer), hence H2's embedded session; a remote or other database is left alone.
  */
 @Component
 @Order(Ordered.HIGHEST_PRECEDENCE)
