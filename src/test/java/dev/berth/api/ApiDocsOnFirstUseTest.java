@@ -107,17 +107,4 @@ class ApiDocsOnFirstUseTest {
         assertThat(filter.childContext()).isNotNull().isNotSameAs(first);
         assertThat(get("/v1/agent/health").statusCode()).isEqualTo(200);
     }
-
-    /** Spring's YAML converter, now created on first use, still answers a client that asks for YAML. */
-    @Test
-    @Order(3)
-    void yamlStillAnswersWhenAskedFor() throws Exception {
-        HttpResponse<String> response = http.send(HttpRequest.newBuilder(
-                        URI.create("http://127.0.0.1:" + port + "/v1/agent/health"))
-                .header("Accept", "application/yaml").build(), HttpResponse.BodyHandlers.ofString());
-        assertThat(response.statusCode()).isEqualTo(200);
-        assertThat(response.headers().firstValue("Content-Type")).hasValueSatisfying(
-                type -> assertThat(type).startsWith("application/yaml"));
-        assertThat(response.body()).contains("client:").contains("ok: true");
-    }
 }
