@@ -7,8 +7,12 @@ import org.springframework.boot.context.properties.ConfigurationPropertiesScan;
 
 import dev.berth.config.StartupTimeline;
 
-/** Berth node agent. */
-@SpringBootApplication
+/**
+ * Berth node agent. Spring Boot's Flyway auto-configuration is replaced by {@code state.StateSchema}, which builds the
+ * same configuration only when the state database needs a migration (named, not referenced: no Flyway class loads).
+ */
+@SpringBootApplication(excludeName = {"org.springframework.boot.flyway.autoconfigure.FlywayAutoConfiguration",
+        "org.springframework.boot.flyway.autoconfigure.FlywayEndpointAutoConfiguration"})
 @ConfigurationPropertiesScan
 public class Application {
 
