@@ -92,9 +92,13 @@ class StateSchema implements InitializingBean {
 
     /** The current version, or empty when Flyway must run. */
     Optional<SchemaVersion> currentVersion() {
+        long start = System.nanoTime();
         String[] dataSources = beans.getBeanNamesForType(DataSource.class);
         if (dataSources.length != 1 || flywayBeans()) {
             return Optional.empty(); // Flyway's own choice of DataSource, or beans that change what it does
+        }
+        if (LOG.isDebugEnabled()) {
+            LOG.debug("Beans checked for Flyway types in " + (System.nanoTime() - start) / 1_000 + " µs");
         }
         return SchemaLook.of(environment).currentVersion(beans.getBean(dataSources[0], DataSource.class), classLoader);
     }
