@@ -10,10 +10,14 @@ import dev.berth.config.StartupTimeline;
 /**
  * Berth node agent.
  *
- * <p>Boot's Jackson 2 mapper for actuator endpoints is left out: every endpoint the agent exposes is written with
- * Jackson 3, and that mapper (with the ~450 Jackson 2 classes it loads) was built at every start for nothing.
+ * <p>Left out: Boot's Jackson 2 mapper for actuator endpoints (every endpoint the agent exposes is written with Jackson
+ * 3, and that mapper loaded ~450 Jackson 2 classes at every start for nothing), and declarative transactions (the
+ * stores write theirs out, {@code state.StateTransactions}: no class proxies to generate and no transaction-attribute
+ * lookup on every bean at start; ArchitectureTest keeps {@code @Transactional} out).
  */
-@SpringBootApplication(excludeName = "org.springframework.boot.actuate.autoconfigure.endpoint.jackson.Jackson2EndpointAutoConfiguration")
+@SpringBootApplication(excludeName = {
+        "org.springframework.boot.actuate.autoconfigure.endpoint.jackson.Jackson2EndpointAutoConfiguration",
+        "org.springframework.boot.transaction.autoconfigure.TransactionAutoConfiguration"})
 @ConfigurationPropertiesScan
 public class Application {
 
