@@ -39,6 +39,9 @@ public class Application {
             // -Dberth.startup-timeline=true: record every start-up step; StartupTimeline logs the slowest when ready
             application.setApplicationStartup(new BufferingApplicationStartup(StartupTimeline.CAPACITY));
         }
+        if (Boolean.getBoolean(AotTraining.PROPERTY)) {
+            application.addListeners(new AotTraining()); // bin/berth train: run until healthy, then exit
+        }
         application.run(args);
     }
 }
