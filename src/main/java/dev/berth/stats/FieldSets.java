@@ -14,14 +14,15 @@ final class FieldSets<E extends Enum<E>> {
     static final FieldSets<TaskMemoryField> MEMORY = new FieldSets<>(TaskMemoryField.class);
     static final FieldSets<TaskCpuField> CPU = new FieldSets<>(TaskCpuField.class);
 
+    private final E[] constants;
     private final AtomicReferenceArray<Set<E>> byMask;
 
     private FieldSets(Class<E> type) {
-        int constants = type.getEnumConstants().length;
-        if (constants > 16) {
+        this.constants = type.getEnumConstants();
+        if (constants.length > 16) {
             throw new IllegalArgumentException(type + " has too many constants for a table of its sets");
         }
-        this.byMask = new AtomicReferenceArray<>(1 << constants);
+        this.byMask = new AtomicReferenceArray<>(1 << constants.length);
     }
 
     /** An immutable set with the elements of {@code fields} (always the same instance for the same elements). */
@@ -30,8 +31,10 @@ final class FieldSets<E extends Enum<E>> {
             return Set.of();
         }
         int mask = 0;
-        for (E field : fields) {
-            mask |= 1 << field.ordinal();
+        for (E field : constants) { // contains() instead of an iterator: nothing allocated per record
+            if (fields.contains(field)) {
+                mask |= 1 << field.ordinal();
+            }
         }
         Set<E> set = byMask.get(mask);
         if (set == null) {

@@ -76,7 +76,7 @@ public class TaskStatsCollector implements SmartLifecycle {
         if (!enabled) {
             return;
         }
-        Entry replaced = entries.put(target.key(), new Entry(new TaskSampler(target, readers.apply(target), capacity, clock)));
+        Entry replaced = entries.put(target.key(), new Entry(target.key(), new TaskSampler(target, readers.apply(target), capacity, clock)));
         if (replaced != null) {
             replaced.retire();
         }
@@ -122,29 +122,29 @@ public class TaskStatsCollector implements SmartLifecycle {
 
     /** One tick: samples every registered task (bounded by one interval), then publishes the snapshot map. */
     public void collect() {
-        List<Map.Entry<TaskKey, Entry>> due = new ArrayList<>();
-        entries.forEach((key, entry) -> {
+        List<Entry> due = new ArrayList<>(entries.size());
+        for (Entry entry : entries.values()) {
             if (entry.reading.compareAndSet(false, true)) {
-                due.add(Map.entry(key, entry));
+                due.add(entry);
             } else {
-                log.debug("Stats read of {} still running from an earlier tick; keeping its previous sample", key);
+                log.debug("Stats read of {} still running from an earlier tick; keeping its previous sample", entry.key);
             }
-        });
+        }
         try {
-            List<Map.Entry<TaskKey, Entry>> skipped = reads.runAll(due, e -> sampleOne(e.getKey(), e.getValue()),
-                    System.nanoTime() + interval.toNanos());
-            skipped.forEach(e -> e.getValue().reading.set(false));
+            List<Entry> skipped = reads.runAll(due, this::sampleOne, System.nanoTime() + interval.toNanos());
+            skipped.forEach(e -> e.reading.set(false));
             if (!skipped.isEmpty()) {
                 log.debug("{} task stats reads not started within {}", skipped.size(), interval);
             }
         } catch (InterruptedException e) {
-            due.forEach(entry -> entry.getValue().reading.compareAndSet(true, !entry.getValue().started));
+            due.forEach(entry -> entry.reading.compareAndSet(true, !entry.started));
             Thread.currentThread().interrupt();
         }
         publish();
     }
 
-    private void sampleOne(TaskKey key, Entry entry) {
+    private void sampleOne(Entry entry) {
+        TaskKey key = entry.key;
         entry.started = true;
         try {
             TaskStatsSnapshot snapshot = entry.sampler.sample();
@@ -259,12 +259,14 @@ public class TaskStatsCollector implements SmartLifecycle {
     }
 
     private static final class Entry {
+        final TaskKey key;
         final TaskSampler sampler;
         final AtomicBoolean reading = new AtomicBoolean();
         final AtomicBoolean failureLogged = new AtomicBoolean();
         volatile boolean started;
 
-        Entry(TaskSampler sampler) {
+        Entry(TaskKey key, TaskSampler sampler) {
+            this.key = key;
             this.sampler = sampler;
         }
 

@@ -6,6 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Predicate;
 import java.util.function.ToDoubleFunction;
 
@@ -110,7 +111,9 @@ public class TaskStatsMetrics {
         }
         for (Group group : groups) {
             group.usage = group.sum;
-            group.publish(mask(group.sum));
+            if (!group.sameFieldsAsPublished(group.sum)) {
+                group.publish(mask(group.sum));
+            }
         }
     }
 
@@ -170,6 +173,9 @@ public class TaskStatsMetrics {
         long published;
         /** The summed usage of the group's members at the last tick; the meters read it. */
         volatile TaskResourceUsage usage;
+        /** The measured sets the published mask was computed from (canonical sets: compared by identity). */
+        Set<TaskMemoryField> maskedMemory;
+        Set<TaskCpuField> maskedCpu;
         /** The sum being built during a reconcile, and the tick it belongs to. */
         TaskResourceUsage sum;
         long summedAt;
@@ -185,6 +191,19 @@ public class TaskStatsMetrics {
                 ticks = metrics.counter(CPU_TOTAL_TICKS_COUNT, MetricScope.TASK, tags);
             }
             return ticks;
+        }
+
+        /**
+         * With Prometheus naming a meter exists exactly when its field is measured, so while the measured sets are the
+         * ones the mask was computed from (the same shared instances, {@link FieldSets}) the mask cannot have changed.
+         * Nomad naming also looks at values (memory published when non-zero): always recomputed.
+         */
+        boolean sameFieldsAsPublished(TaskResourceUsage usage) {
+            boolean same = metrics.naming() != MetricsNaming.NOMAD && usage.memory().fields() == maskedMemory
+                    && usage.cpu().fields() == maskedCpu;
+            maskedMemory = usage.memory().fields();
+            maskedCpu = usage.cpu().fields();
+            return same;
         }
 
         void publish(long wanted) {
@@ -211,6 +230,8 @@ public class TaskStatsMetrics {
 
         void removeAll() {
             usage = null;
+            maskedMemory = null;
+            maskedCpu = null;
             publish(0);
             if (ticks != null) {
                 metrics.remove(ticks);
