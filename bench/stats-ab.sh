@@ -6,11 +6,12 @@
 # load average, so that builds are compared in the same machine state.
 #
 # Usage: bench/stats-ab.sh N ROUNDS LAUNCHER_A LAUNCHER_B      (e.g. bench/stats-ab.sh 1000 3 /tmp/base/bin/berth bin/berth)
-# Env:   WINDOW=30, SETTLE=20, PAR=8; IDLE=1 also measures each build with no allocations (before submitting)
+# Env:   WINDOW=30, SETTLE=20 (idle), RESTART_SETTLE=90 (after a restart with N tasks: the restore is heavy), PAR=8;
+#        IDLE=1 also measures each build with no allocations (before submitting)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 N=$1; ROUNDS=$2; A=$3; B=$4
-WINDOW=${WINDOW:-30}; SETTLE=${SETTLE:-20}; PAR=${PAR:-8}
+WINDOW=${WINDOW:-30}; SETTLE=${SETTLE:-20}; RESTART_SETTLE=${RESTART_SETTLE:-90}; PAR=${PAR:-8}
 WORK=$(mktemp -d /tmp/berth-stats-ab.XXXXXX); DATA="$WORK/data"; mkdir -p "$DATA"
 PREFIX="ab$$"
 source bench/agent-lib.sh
@@ -29,8 +30,8 @@ cleanup() { if [[ -z "$AGENT" ]]; then start "$A" || true; fi; destroy_all || tr
   for _ in $(seq 1 300); do [[ "$(running)" -eq 0 ]] 2>/dev/null && break; sleep 1; done; stop || true; rm -rf "$WORK"; }
 trap cleanup EXIT
 gcc -O2 -o "$WORK/cgroup-reader" bench/cgroup-reader.c
-measure() { # $1 = label, $2 = with reader (1/0)
-  sleep "$SETTLE"
+measure() { # $1 = label, $2 = with reader (1/0), $3 = settle (s)
+  sleep "$3"
   local reader=""
   if [[ "$2" == 1 ]]; then "$WORK/cgroup-reader" "$WINDOW" 1000 <"$WORK/files" >"$WORK/reader.out" & reader=$!; fi
   local c0 s0 h0 y0 c1 s1 h1 y1
@@ -46,7 +47,7 @@ measure() { # $1 = label, $2 = with reader (1/0)
 echo "# bench/stats-ab.sh $N $ROUNDS, $(date -u +%FT%TZ), $(nproc) cpus, window ${WINDOW}s, settle ${SETTLE}s; A=$A B=$B"
 echo "| build | RSS | agent CPU % | task-stats threads % | host-stats % | young GCs | C reader % | agent / C | load |"
 echo "|---|---|---|---|---|---|---|---|---|"
-if [[ "${IDLE:-0}" == 1 ]]; then for L in A B; do start "${!L}"; measure "$L idle" 0; stop; done; fi
+if [[ "${IDLE:-0}" == 1 ]]; then for L in A B; do start "${!L}"; measure "$L idle" 0 "$SETTLE"; stop; done; fi
 start "$A"
 seq 1 "$N" | xargs -P "$PAR" -I{} bash -c "put $PREFIX-{}"
 for _ in $(seq 1 900); do [[ "$(running)" -ge "$N" ]] 2>/dev/null && break; sleep 1; done
@@ -66,7 +67,7 @@ for round in $(seq 1 "$ROUNDS"); do
   for L in A B; do
     start "${!L}"
     for _ in $(seq 1 120); do [[ "$(running)" -ge "$N" ]] 2>/dev/null && break; sleep 1; done
-    measure "$L (round $round)" 1
+    measure "$L (round $round)" 1 "$RESTART_SETTLE"
     stop
   done
 done
