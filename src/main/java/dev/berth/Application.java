@@ -10,10 +10,18 @@ import dev.berth.config.StartupTimeline;
 /**
  * Berth node agent.
  *
- * <p>Boot's Jackson 2 mapper for actuator endpoints is left out: every endpoint the agent exposes is written with
- * Jackson 3, and that mapper (with the ~450 Jackson 2 classes it loads) was built at every start for nothing.
+ * <p>Left out: Boot's Jackson 2 mapper for actuator endpoints (every endpoint the agent exposes is written with Jackson
+ * 3, and that mapper loaded ~450 Jackson 2 classes at every start for nothing), declarative transactions (the
+ * stores write theirs out, {@code state.StateTransactions}: no class proxies to generate and no transaction-attribute
+ * lookup on every bean at start; ArchitectureTest keeps {@code @Transactional} out), and Boot's Flyway
+ * auto-configuration ({@code state.StateSchema} builds the same configuration only when the state database needs a
+ * migration; named, not referenced, so no Flyway class loads).
  */
-@SpringBootApplication(excludeName = "org.springframework.boot.actuate.autoconfigure.endpoint.jackson.Jackson2EndpointAutoConfiguration")
+@SpringBootApplication(excludeName = {
+        "org.springframework.boot.actuate.autoconfigure.endpoint.jackson.Jackson2EndpointAutoConfiguration",
+        "org.springframework.boot.transaction.autoconfigure.TransactionAutoConfiguration",
+        "org.springframework.boot.flyway.autoconfigure.FlywayAutoConfiguration",
+        "org.springframework.boot.flyway.autoconfigure.FlywayEndpointAutoConfiguration"})
 @ConfigurationPropertiesScan
 public class Application {
 
@@ -30,6 +38,9 @@ public class Application {
         if (Boolean.getBoolean(StartupTimeline.PROPERTY)) {
             // -Dberth.startup-timeline=true: record every start-up step; StartupTimeline logs the slowest when ready
             application.setApplicationStartup(new BufferingApplicationStartup(StartupTimeline.CAPACITY));
+        }
+        if (Boolean.getBoolean(AotTraining.PROPERTY)) {
+            application.addListeners(new AotTraining()); // bin/berth train: run until healthy, then exit
         }
         application.run(args);
     }

@@ -14,6 +14,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noMethods;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -40,6 +41,15 @@ class ArchitectureTest {
     @Test
     void noJacksonMixins() {
         noClasses().should().beAnnotatedWith("org.springframework.boot.jackson.JacksonMixin").check(classes);
+    }
+
+    /** The agent runs without Spring's declarative transactions (no proxies at start): {@code state.StateTransactions}. */
+    @Test
+    void transactionsAreWrittenOut() {
+        noMethods().should().beAnnotatedWith("org.springframework.transaction.annotation.Transactional")
+                .because("TransactionAutoConfiguration is excluded (Application): the annotation would do nothing")
+                .check(classes);
+        noClasses().should().beAnnotatedWith("org.springframework.transaction.annotation.Transactional").check(classes);
     }
 
     @Test

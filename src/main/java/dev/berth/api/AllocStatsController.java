@@ -24,7 +24,7 @@ import dev.berth.stats.TaskStatsSnapshot;
  * statistics come from {@link AllocDeviceStats} (index lookups of the reserved instances).
  *
  * <p>The response only changes when the collector publishes (once per collection interval), so the built response is
- * kept per allocation and task filter until the allocation's snapshot list changes: a monitoring system polling many
+ * kept per allocation and task filter until the allocation's snapshots change: a monitoring system polling many
  * times per tick costs a lookup and serialisation, not a rebuild. Device statistics are folded in per request (they
  * come from the device plugins' own cadence), and only for allocations that hold devices.
  */
@@ -59,7 +59,7 @@ class AllocStatsController {
         String key = id + '\0' + filter;
         Built cached = built.get(key);
         AllocResourceUsage usage;
-        if (cached != null && cached.snapshots() == snapshots) { // same published list: nothing changed since
+        if (cached != null && sameSnapshots(cached.snapshots(), snapshots)) { // same published samples: nothing changed
             usage = cached.usage();
         } else {
             usage = AllocResourceUsage.of(AllocStats.of(snapshots, filter),
@@ -69,7 +69,20 @@ class AllocStatsController {
         return devices.holdsDevices(id) ? AllocDeviceStats.withDeviceStats(usage, id, filter, deviceStats) : usage;
     }
 
-    /** A response built from one published snapshot list (compared by identity: the collector publishes new lists). */
+    /** Whether both lists hold the same snapshot objects (each tick publishes new snapshots, never changes one). */
+    private static boolean sameSnapshots(List<TaskStatsSnapshot> a, List<TaskStatsSnapshot> b) {
+        if (a.size() != b.size()) {
+            return false;
+        }
+        for (int i = 0; i < a.size(); i++) {
+            if (a.get(i) != b.get(i)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** A response built from one published snapshot list (its snapshots compared by identity). */
     private record Built(List<TaskStatsSnapshot> snapshots, AllocResourceUsage usage) {
     }
 }

@@ -10,13 +10,12 @@ import io.swagger.v3.oas.models.security.SecurityScheme;
 import org.springframework.boot.info.BuildProperties;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.context.annotation.Bean;
-import org.springframework.context.annotation.Configuration;
 
 /**
  * The OpenAPI document's header: what Berth is, and the two ways to present an ACL token, so Swagger UI's
- * "Authorize" button sends {@code X-Nomad-Token} (or a bearer token) with every call.
+ * "Authorize" button sends {@code X-Nomad-Token} (or a bearer token) with every call. Not a {@code @Configuration}: only
+ * the API docs' child context ({@link ApiDocsChildConfiguration}) imports it, so swagger's model classes load there.
  */
-@Configuration(proxyBeanMethods = false)
 class OpenApiConfiguration {
 
     static final String NOMAD_TOKEN = "nomadToken";

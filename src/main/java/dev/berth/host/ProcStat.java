@@ -41,7 +41,11 @@ public record ProcStat(int pid, char state, int pgrp, int session, long startTic
         return Optional.of(parse(line));
     }
 
-    /** Parses a stat line. The command (field 2) may contain spaces and parentheses, so fields are counted after the last ')'. */
+    /**
+     * Parses a stat line. The command (field 2) may contain spaces and parentheses, so fields are counted after the
+     * last ')'. Scans the fields in place (no regex, no array of strings): a restored task's exit is watched by reading
+     * this line four times a second.
+     */
     public static ProcStat parse(String line) {
         int open = line.indexOf('(');
         int close = line.lastIndexOf(')');
@@ -49,9 +53,33 @@ public record ProcStat(int pid, char state, int pgrp, int session, long startTic
             throw new IllegalArgumentException("not a /proc/<pid>/stat line: " + line);
         }
         int pid = Integer.parseInt(line.substring(0, open).trim());
-        String[] f = line.substring(close + 1).trim().split("\\s+");
-        // f[0] is field 3.
-        return new ProcStat(pid, f[0].charAt(0), Integer.parseInt(f[2]), Integer.parseInt(f[3]), Long.parseLong(f[19]));
+        char state = 0;
+        int pgrp = 0;
+        int session = 0;
+        long startTicks = 0;
+        int pos = close + 1;
+        for (int field = 3; field <= 22; field++) { // field numbers as in proc(5)
+            while (pos < line.length() && Character.isWhitespace(line.charAt(pos))) {
+                pos++;
+            }
+            int end = pos;
+            while (end < line.length() && !Character.isWhitespace(line.charAt(end))) {
+                end++;
+            }
+            if (end == pos) {
+                throw new IllegalArgumentException("no field " + field + " in /proc/<pid>/stat line: " + line);
+            }
+            switch (field) {
+                case 3 -> state = line.charAt(pos);
+                case 5 -> pgrp = Integer.parseInt(line, pos, end, 10);
+                case 6 -> session = Integer.parseInt(line, pos, end, 10);
+                case 22 -> startTicks = Long.parseLong(line, pos, end, 10);
+                default -> {
+                }
+            }
+            pos = end;
+        }
+        return new ProcStat(pid, state, pgrp, session, startTicks);
     }
 
     /** True unless the process is a zombie (exited, not yet reaped) or dead. */

@@ -2,7 +2,7 @@ package dev.berth.state;
 
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
-import org.springframework.transaction.annotation.Transactional;
+import org.springframework.transaction.PlatformTransactionManager;
 
 import dev.berth.events.IndexStore;
 
@@ -11,28 +11,32 @@ import dev.berth.events.IndexStore;
 class JdbcIndexStore implements IndexStore {
 
     private final JdbcClient jdbc;
+    private final StateTransactions tx;
 
-    JdbcIndexStore(JdbcClient jdbc) {
+    JdbcIndexStore(JdbcClient jdbc, PlatformTransactionManager transactionManager) {
         this.jdbc = jdbc;
+        this.tx = new StateTransactions(transactionManager);
     }
 
     @Override
-    @Transactional(readOnly = true)
     public long highWater() {
-        return jdbc.sql("SELECT high_water FROM node_index WHERE slot = 1").query(Long.class).optional().orElse(0L);
+        return tx.read(() -> {
+            return jdbc.sql("SELECT high_water FROM node_index WHERE slot = 1").query(Long.class).optional().orElse(0L);
+        });
     }
 
     /** Moves the mark up only: a conditional update, so a lower value never overwrites a higher one. */
     @Override
-    @Transactional
     public void reserveThrough(long highWater) {
-        if (highWater <= 0) {
-            return;
-        }
-        int updated = jdbc.sql("UPDATE node_index SET high_water = :mark WHERE slot = 1 AND high_water < :mark")
-                .param("mark", highWater).update();
-        if (updated == 0 && jdbc.sql("SELECT COUNT(*) FROM node_index WHERE slot = 1").query(Long.class).single() == 0) {
-            jdbc.sql("INSERT INTO node_index (slot, high_water) VALUES (1, ?)").param(highWater).update();
-        }
+        tx.write(() -> {
+            if (highWater <= 0) {
+                return;
+            }
+            int updated = jdbc.sql("UPDATE node_index SET high_water = :mark WHERE slot = 1 AND high_water < :mark")
+                    .param("mark", highWater).update();
+            if (updated == 0 && jdbc.sql("SELECT COUNT(*) FROM node_index WHERE slot = 1").query(Long.class).single() == 0) {
+                jdbc.sql("INSERT INTO node_index (slot, high_water) VALUES (1, ?)").param(highWater).update();
+            }
+        });
     }
 }

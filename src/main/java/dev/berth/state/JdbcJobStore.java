@@ -5,7 +5,7 @@ import java.util.List;
 import org.springframework.jdbc.core.RowMapper;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
-import org.springframework.transaction.annotation.Transactional;
+import org.springframework.transaction.PlatformTransactionManager;
 
 import dev.berth.job.JobStore;
 
@@ -20,68 +20,78 @@ class JdbcJobStore implements JobStore {
             rs.getString("job_id"), rs.getString("json"));
 
     private final JdbcClient jdbc;
+    private final StateTransactions tx;
 
-    JdbcJobStore(JdbcClient jdbc) {
+    JdbcJobStore(JdbcClient jdbc, PlatformTransactionManager transactionManager) {
         this.jdbc = jdbc;
+        this.tx = new StateTransactions(transactionManager);
     }
 
     @Override
-    @Transactional
     public void putJobVersion(JobDocument v) {
-        jdbc.sql("MERGE INTO job_version (id, namespace, job_id, version, json) KEY (id) VALUES (?, ?, ?, ?, ?)")
-                .params(v.namespace() + "/" + v.jobId() + "/" + v.version(), v.namespace(), v.jobId(), v.version(), v.json())
-                .update();
+        tx.write(() -> {
+            jdbc.sql("MERGE INTO job_version (id, namespace, job_id, version, json) KEY (id) VALUES (?, ?, ?, ?, ?)")
+                    .params(v.namespace() + "/" + v.jobId() + "/" + v.version(), v.namespace(), v.jobId(), v.version(), v.json())
+                    .update();
+        });
     }
 
     @Override
-    @Transactional(readOnly = true)
     public List<JobDocument> jobVersions() {
-        return jdbc.sql("SELECT namespace, job_id, version, json FROM job_version")
-                .query((rs, n) -> new JobDocument(rs.getString("namespace"), rs.getString("job_id"), rs.getLong("version"),
-                        rs.getString("json")))
-                .list();
+        return tx.read(() -> {
+            return jdbc.sql("SELECT namespace, job_id, version, json FROM job_version")
+                    .query((rs, n) -> new JobDocument(rs.getString("namespace"), rs.getString("job_id"), rs.getLong("version"),
+                            rs.getString("json")))
+                    .list();
+        });
     }
 
     @Override
-    @Transactional
     public void purgeJob(String namespace, String jobId) {
-        jdbc.sql("DELETE FROM job_version WHERE namespace = ? AND job_id = ?").params(namespace, jobId).update();
-        jdbc.sql("DELETE FROM job_evaluation WHERE namespace = ? AND job_id = ?").params(namespace, jobId).update();
+        tx.write(() -> {
+            jdbc.sql("DELETE FROM job_version WHERE namespace = ? AND job_id = ?").params(namespace, jobId).update();
+            jdbc.sql("DELETE FROM job_evaluation WHERE namespace = ? AND job_id = ?").params(namespace, jobId).update();
+        });
     }
 
     @Override
-    @Transactional
     public void trimVersions(String namespace, String jobId, int keep) {
-        List<Long> newestFirst = jdbc.sql("SELECT version FROM job_version WHERE namespace = ? AND job_id = ? ORDER BY version DESC")
-                .params(namespace, jobId).query(Long.class).list();
-        if (newestFirst.size() > keep) {
-            jdbc.sql("DELETE FROM job_version WHERE namespace = ? AND job_id = ? AND version <= ?")
-                    .params(namespace, jobId, newestFirst.get(keep)).update();
-        }
+        tx.write(() -> {
+            List<Long> newestFirst = jdbc.sql("SELECT version FROM job_version WHERE namespace = ? AND job_id = ? ORDER BY version DESC")
+                    .params(namespace, jobId).query(Long.class).list();
+            if (newestFirst.size() > keep) {
+                jdbc.sql("DELETE FROM job_version WHERE namespace = ? AND job_id = ? AND version <= ?")
+                        .params(namespace, jobId, newestFirst.get(keep)).update();
+            }
+        });
     }
 
     @Override
-    @Transactional
     public void putEvaluation(Document e) {
-        putDocument("job_evaluation", e);
+        tx.write(() -> {
+            putDocument("job_evaluation", e);
+        });
     }
 
     @Override
-    @Transactional(readOnly = true)
     public List<Document> evaluations() {
-        return jdbc.sql("SELECT id, namespace, job_id, json FROM job_evaluation").query(DOCUMENT).list();
+        return tx.read(() -> {
+            return jdbc.sql("SELECT id, namespace, job_id, json FROM job_evaluation").query(DOCUMENT).list();
+        });
     }
 
     @Override
-    @Transactional
     public void putPlacement(Document p) {
-        putDocument("job_placement", p);
+        tx.write(() -> {
+            putDocument("job_placement", p);
+        });
     }
 
     @Override
-    @Transactional(readOnly = true)
     public List<Document> placements() {
-        return jdbc.sql("SELECT id, namespace, job_id, json FROM job_placement").query(DOCUMENT).list();
+        return tx.read(() -> {
+            return jdbc.sql("SELECT id, namespace, job_id, json FROM job_placement").query(DOCUMENT).list();
+        });
     }
 
     private void putDocument(String table, Document d) {
@@ -90,29 +100,33 @@ class JdbcJobStore implements JobStore {
     }
 
     @Override
-    @Transactional
     public void deletePlacement(String allocId) {
-        jdbc.sql("DELETE FROM job_placement WHERE id = ?").param(allocId).update();
+        tx.write(() -> {
+            jdbc.sql("DELETE FROM job_placement WHERE id = ?").param(allocId).update();
+        });
     }
 
     @Override
-    @Transactional
     public void putPeriodicLaunch(PeriodicLaunch l) {
-        jdbc.sql("MERGE INTO job_periodic_launch (id, namespace, job_id, launch_millis) KEY (id) VALUES (?, ?, ?, ?)")
-                .params(l.namespace() + "\u0000" + l.jobId(), l.namespace(), l.jobId(), l.launchMillis()).update();
+        tx.write(() -> {
+            jdbc.sql("MERGE INTO job_periodic_launch (id, namespace, job_id, launch_millis) KEY (id) VALUES (?, ?, ?, ?)")
+                    .params(l.namespace() + "\u0000" + l.jobId(), l.namespace(), l.jobId(), l.launchMillis()).update();
+        });
     }
 
     @Override
-    @Transactional
     public void deletePeriodicLaunch(String namespace, String jobId) {
-        jdbc.sql("DELETE FROM job_periodic_launch WHERE id = ?").param(namespace + "\u0000" + jobId).update();
+        tx.write(() -> {
+            jdbc.sql("DELETE FROM job_periodic_launch WHERE id = ?").param(namespace + "\u0000" + jobId).update();
+        });
     }
 
     @Override
-    @Transactional(readOnly = true)
     public List<PeriodicLaunch> periodicLaunches() {
-        return jdbc.sql("SELECT namespace, job_id, launch_millis FROM job_periodic_launch")
-                .query((rs, n) -> new PeriodicLaunch(rs.getString("namespace"), rs.getString("job_id"), rs.getLong("launch_millis")))
-                .list();
+        return tx.read(() -> {
+            return jdbc.sql("SELECT namespace, job_id, launch_millis FROM job_periodic_launch")
+                    .query((rs, n) -> new PeriodicLaunch(rs.getString("namespace"), rs.getString("job_id"), rs.getLong("launch_millis")))
+                    .list();
+        });
     }
 }

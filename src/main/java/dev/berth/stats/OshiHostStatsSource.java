@@ -41,9 +41,12 @@ public final class OshiHostStatsSource implements HostStatsSource {
     static final Duration REFRESH_AFTER = Duration.ofSeconds(30);
     /** The partitions {@link #disks()} reports, as of the last mount-table change; null before the first tick. */
     private volatile List<Partition> partitions;
-    /** Only the collector's tick (one thread at a time) touches these two. */
+    /** Only the collector's tick (one thread at a time) touches these three. */
     private boolean mountsChanged;
     private long enumeratedAtNanos;
+    /** The device-backed lines of the mount table at the last enumeration; null when it could not be read. */
+    private List<String> enumeratedDeviceMounts;
+    private final Path mounts;
 
     public OshiHostStatsSource(SystemInfo systemInfo) {
         this(systemInfo, Path.of("/proc/meminfo"), Path.of("/proc/filesystems"));
@@ -55,7 +58,8 @@ public final class OshiHostStatsSource implements HostStatsSource {
         this.os = systemInfo.getOperatingSystem();
         this.meminfo = meminfo;
         this.deviceFileSystems = readDeviceFileSystems(filesystems);
-        this.mountTable = MountTableWatch.open(Path.of("/proc/self/mounts"));
+        this.mounts = Path.of("/proc/self/mounts");
+        this.mountTable = MountTableWatch.open(mounts);
     }
 
     @Override
@@ -108,21 +112,27 @@ public final class OshiHostStatsSource implements HostStatsSource {
     }
 
     /**
-     * The device-backed partitions, enumerated through OSHI (every mount, a {@code statvfs} each) only when the mount
-     * table changed, and then at most once per {@link #REFRESH_AFTER}: tasks add and remove tmpfs mounts, and a host with a thousand running tasks has
-     * two thousand of them, none of which is reported.
+     * The device-backed partitions, enumerated through OSHI (every mount, a {@code statvfs} each) only when a
+     * device-backed line of the mount table changed: tasks add and remove tmpfs mounts, and a host with a thousand
+     * running tasks has two thousand of them, none of which is reported. A change of the mount table is looked at at
+     * most once per {@link #REFRESH_AFTER} (where mounts churn, tasks starting and stopping all the time), and costs one
+     * read of the table; OSHI's enumeration runs only when that read shows a device-backed mount came, went or moved.
      */
     private List<Partition> partitions() {
         List<Partition> known = partitions;
         if (mountTable.changed()) {
             mountsChanged = true;
         }
-        // where mounts churn (tasks starting and stopping all the time) enumerate at most every REFRESH_AFTER
         if (known != null && (!mountsChanged || System.nanoTime() - enumeratedAtNanos < REFRESH_AFTER.toNanos())) {
             return known;
         }
         mountsChanged = false;
         enumeratedAtNanos = System.nanoTime();
+        List<String> deviceMounts = deviceMounts(mounts);
+        if (known != null && deviceMounts != null && deviceMounts.equals(enumeratedDeviceMounts)) {
+            return known; // only mounts that are never reported (tmpfs of tasks, ...) came or went
+        }
+        enumeratedDeviceMounts = deviceMounts;
         List<Partition> found = new ArrayList<>();
         for (OSFileStore store : os.getFileSystem().getFileStores(true)) {
             String device = store.getVolume();
@@ -133,6 +143,31 @@ public final class OshiHostStatsSource implements HostStatsSource {
         }
         partitions = List.copyOf(found);
         return partitions;
+    }
+
+    /**
+     * The lines of a mount table ({@code /proc/self/mounts} format) whose file system is backed by a device and whose
+     * source is not {@code none}: what {@link #partitions()} can report. Null when the table cannot be read.
+     */
+    List<String> deviceMounts(Path table) {
+        List<String> lines = new ArrayList<>();
+        try (java.io.BufferedReader reader = Files.newBufferedReader(table, java.nio.charset.StandardCharsets.ISO_8859_1)) {
+            String line;
+            while ((line = reader.readLine()) != null) {
+                int source = line.indexOf(' ');
+                int mount = source < 0 ? -1 : line.indexOf(' ', source + 1);
+                int type = mount < 0 ? -1 : line.indexOf(' ', mount + 1);
+                if (type < 0 || line.startsWith("none ")) {
+                    continue;
+                }
+                if (isDeviceBacked(line.substring(mount + 1, type))) {
+                    lines.add(line);
+                }
+            }
+        } catch (IOException | RuntimeException unreadable) {
+            return null;
+        }
+        return lines;
     }
 
     @Override

@@ -25,7 +25,7 @@ public record TaskCpuStats(double systemMode, double userMode, double totalTicks
     public static final TaskCpuStats NONE = new TaskCpuStats(0, 0, 0, 0, 0, 0, 0, 0, 0, Set.of());
 
     public TaskCpuStats {
-        fields = fields.isEmpty() ? Set.of() : Set.copyOf(EnumSet.copyOf(fields));
+        fields = FieldSets.CPU.of(fields);
     }
 
     public boolean isMeasured(TaskCpuField field) {

@@ -1,6 +1,5 @@
 package dev.berth.stats;
 
-import java.util.EnumSet;
 import java.util.Set;
 
 /**
@@ -18,7 +17,7 @@ public record TaskCpuTimes(long totalNs, long userNs, long systemNs, long thrott
     public static final TaskCpuTimes NONE = new TaskCpuTimes(0, 0, 0, 0, 0, Set.of());
 
     public TaskCpuTimes {
-        fields = fields.isEmpty() ? Set.of() : Set.copyOf(EnumSet.copyOf(fields));
+        fields = FieldSets.CPU.of(fields);
     }
 
     public boolean isMeasured(TaskCpuField field) {

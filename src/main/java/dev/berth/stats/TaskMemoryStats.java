@@ -18,7 +18,7 @@ public record TaskMemoryStats(long rss, long cache, long swap, long mappedFile, 
     public static final TaskMemoryStats NONE = new TaskMemoryStats(0, 0, 0, 0, 0, 0, 0, 0, 0, Set.of());
 
     public TaskMemoryStats {
-        fields = fields.isEmpty() ? Set.of() : Set.copyOf(EnumSet.copyOf(fields));
+        fields = FieldSets.MEMORY.of(fields);
     }
 
     public boolean isMeasured(TaskMemoryField field) {

@@ -18,7 +18,7 @@ final class TaskSampler {
     private final TaskCpuCapacity capacity;
     private final Clock clock;
     private final Rates total = new Rates();
-    private Map<Long, Rates> perPid = new HashMap<>();
+    private Map<Long, Rates> perPid = Map.of();
 
     TaskSampler(TaskStatsTarget target, TaskStatsReader reader, TaskCpuCapacity capacity, Clock clock) {
         this.target = target;
@@ -40,14 +40,20 @@ final class TaskSampler {
         TaskRawSample raw = reader.read();
         Instant at = clock.instant();
         long wallNs = at.getEpochSecond() * 1_000_000_000L + at.getNano();
-        Map<String, TaskResourceUsage> pids = new LinkedHashMap<>();
-        Map<Long, Rates> nextPerPid = new HashMap<>();
-        raw.pids().forEach((pid, proc) -> {
-            Rates rates = perPid.getOrDefault(pid, new Rates());
-            nextPerPid.put(pid, rates);
-            pids.put(Long.toString(pid), new TaskResourceUsage(proc.memory(), rates.cpu(proc.cpu(), wallNs)));
-        });
-        perPid = nextPerPid; // exited processes drop their trackers
+        Map<String, TaskResourceUsage> pids;
+        if (raw.pids().isEmpty()) { // the cgroup readers: no per-process figures, nothing to track
+            pids = Map.of();
+            perPid = Map.of();
+        } else {
+            pids = new LinkedHashMap<>();
+            Map<Long, Rates> nextPerPid = new HashMap<>();
+            raw.pids().forEach((pid, proc) -> {
+                Rates rates = perPid.getOrDefault(pid, new Rates());
+                nextPerPid.put(pid, rates);
+                pids.put(Long.toString(pid), new TaskResourceUsage(proc.memory(), rates.cpu(proc.cpu(), wallNs)));
+            });
+            perPid = nextPerPid; // exited processes drop their trackers
+        }
         TaskResourceUsage usage = new TaskResourceUsage(raw.memory(), total.cpu(raw.cpu(), wallNs));
         return new TaskStatsSnapshot(target, wallNs, usage, pids);
     }

@@ -3,7 +3,6 @@ package dev.berth.stats;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -49,9 +48,10 @@ public class TaskStatsCollector implements SmartLifecycle {
     private final List<Consumer<Map<TaskKey, TaskStatsSnapshot>>> listeners = new CopyOnWriteArrayList<>();
     private final int parallelism;
     private volatile StatsReadPool reads;
-    private volatile Map<TaskKey, TaskStatsSnapshot> published = Map.of();
-    // the same snapshots grouped by allocation, built once per publish so a /stats request is a lookup, not a scan
-    private volatile Map<String, List<TaskStatsSnapshot>> publishedByAlloc = Map.of();
+    /** Set when {@link #latest} gained or lost a task: the next publish lays the tasks out anew. */
+    private final AtomicBoolean structureChanged = new AtomicBoolean();
+    // one tick's snapshots, laid out once per change of the task set, so a /stats request is a lookup, not a scan
+    private volatile PublishedSnapshots published = PublishedSnapshots.EMPTY;
     private volatile ScheduledExecutorService ticker;
 
     public TaskStatsCollector(boolean enabled, Duration interval, Function<TaskStatsTarget, TaskStatsReader> readers,
@@ -76,7 +76,7 @@ public class TaskStatsCollector implements SmartLifecycle {
         if (!enabled) {
             return;
         }
-        Entry replaced = entries.put(target.key(), new Entry(new TaskSampler(target, readers.apply(target), capacity, clock)));
+        Entry replaced = entries.put(target.key(), new Entry(target.key(), new TaskSampler(target, readers.apply(target), capacity, clock)));
         if (replaced != null) {
             replaced.retire();
         }
@@ -92,6 +92,7 @@ public class TaskStatsCollector implements SmartLifecycle {
             KernelFile.sampledTasks(entries.size());
         }
         if (removed != null | latest.remove(key) != null) {
+            structureChanged.set(true);
             publish();
         }
     }
@@ -107,7 +108,7 @@ public class TaskStatsCollector implements SmartLifecycle {
 
     /** The snapshots of one allocation's tasks (immutable; empty when none). A map lookup, whatever the task count. */
     public List<TaskStatsSnapshot> snapshotsOf(String allocId) {
-        return publishedByAlloc.getOrDefault(allocId, List.of());
+        return published.ofAlloc(allocId);
     }
 
     /** Called with the new snapshot map after every tick and every unregister (e.g. to reconcile meters). */
@@ -121,34 +122,36 @@ public class TaskStatsCollector implements SmartLifecycle {
 
     /** One tick: samples every registered task (bounded by one interval), then publishes the snapshot map. */
     public void collect() {
-        List<Map.Entry<TaskKey, Entry>> due = new ArrayList<>();
-        entries.forEach((key, entry) -> {
+        List<Entry> due = new ArrayList<>(entries.size());
+        for (Entry entry : entries.values()) {
             if (entry.reading.compareAndSet(false, true)) {
-                due.add(Map.entry(key, entry));
+                due.add(entry);
             } else {
-                log.debug("Stats read of {} still running from an earlier tick; keeping its previous sample", key);
+                log.debug("Stats read of {} still running from an earlier tick; keeping its previous sample", entry.key);
             }
-        });
+        }
         try {
-            List<Map.Entry<TaskKey, Entry>> skipped = reads.runAll(due, e -> sampleOne(e.getKey(), e.getValue()),
-                    System.nanoTime() + interval.toNanos());
-            skipped.forEach(e -> e.getValue().reading.set(false));
+            List<Entry> skipped = reads.runAll(due, this::sampleOne, System.nanoTime() + interval.toNanos());
+            skipped.forEach(e -> e.reading.set(false));
             if (!skipped.isEmpty()) {
                 log.debug("{} task stats reads not started within {}", skipped.size(), interval);
             }
         } catch (InterruptedException e) {
-            due.forEach(entry -> entry.getValue().reading.compareAndSet(true, !entry.getValue().started));
+            due.forEach(entry -> entry.reading.compareAndSet(true, !entry.started));
             Thread.currentThread().interrupt();
         }
         publish();
     }
 
-    private void sampleOne(TaskKey key, Entry entry) {
+    private void sampleOne(Entry entry) {
+        TaskKey key = entry.key;
         entry.started = true;
         try {
             TaskStatsSnapshot snapshot = entry.sampler.sample();
             if (entries.get(key) == entry) { // not unregistered or replaced while reading
-                latest.put(key, snapshot);
+                if (latest.put(key, snapshot) == null) {
+                    structureChanged.set(true);
+                }
             }
         } catch (Exception | LinkageError e) {
             if (entry.failureLogged.compareAndSet(false, true)) {
@@ -163,22 +166,52 @@ public class TaskStatsCollector implements SmartLifecycle {
         }
     }
 
+    /**
+     * Publishes what {@link #latest} holds. While no task came or went since the last publish this is one array of
+     * the tick's snapshots in the previous layout; otherwise the tasks are laid out anew (and the snapshots of tasks
+     * unregistered while their read ran are dropped).
+     */
     private synchronized void publish() {
-        latest.keySet().retainAll(entries.keySet());
-        Map<TaskKey, TaskStatsSnapshot> snapshot = Map.copyOf(latest);
-        Map<String, List<TaskStatsSnapshot>> byAlloc = new HashMap<>();
-        snapshot.forEach((key, value) -> byAlloc.computeIfAbsent(key.allocId(), id -> new ArrayList<>(1)).add(value));
-        byAlloc.replaceAll((id, list) -> List.copyOf(list));
-        // readers may see the new by-alloc map a moment before the flat one; each is a consistent snapshot of a tick
-        publishedByAlloc = Map.copyOf(byAlloc);
-        published = snapshot;
+        PublishedSnapshots next = structureChanged.get() ? null : inSameLayout(published.layout());
+        if (next == null) {
+            next = inNewLayout();
+        }
+        published = next;
         for (Consumer<Map<TaskKey, TaskStatsSnapshot>> listener : listeners) {
             try {
-                listener.accept(snapshot);
+                listener.accept(next);
             } catch (RuntimeException e) {
                 log.warn("Task stats listener failed", e);
             }
         }
+    }
+
+    /** The latest snapshots in {@code layout}'s slots; null when a task of it has none any more. */
+    private PublishedSnapshots inSameLayout(PublishedSnapshots.Layout layout) {
+        if (layout.size() != latest.size()) {
+            return null;
+        }
+        TaskStatsSnapshot[] values = new TaskStatsSnapshot[layout.size()];
+        for (int i = 0; i < values.length; i++) {
+            values[i] = latest.get(layout.keyAt(i));
+            if (values[i] == null) {
+                return null;
+            }
+        }
+        return new PublishedSnapshots(layout, values);
+    }
+
+    private PublishedSnapshots inNewLayout() {
+        structureChanged.set(false); // a task sampled for the first time from now on marks the next publish
+        latest.keySet().retainAll(entries.keySet());
+        List<TaskKey> keys = new ArrayList<>(latest.size());
+        List<TaskStatsSnapshot> values = new ArrayList<>(latest.size());
+        latest.forEach((key, value) -> {
+            keys.add(key);
+            values.add(value);
+        });
+        return new PublishedSnapshots(PublishedSnapshots.Layout.of(keys.toArray(TaskKey[]::new)),
+                values.toArray(TaskStatsSnapshot[]::new));
     }
 
     @Override
@@ -226,12 +259,14 @@ public class TaskStatsCollector implements SmartLifecycle {
     }
 
     private static final class Entry {
+        final TaskKey key;
         final TaskSampler sampler;
         final AtomicBoolean reading = new AtomicBoolean();
         final AtomicBoolean failureLogged = new AtomicBoolean();
         volatile boolean started;
 
-        Entry(TaskSampler sampler) {
+        Entry(TaskKey key, TaskSampler sampler) {
+            this.key = key;
             this.sampler = sampler;
         }
 

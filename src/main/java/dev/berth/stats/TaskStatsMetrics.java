@@ -6,6 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Predicate;
 import java.util.function.ToDoubleFunction;
 
@@ -44,8 +45,10 @@ public class TaskStatsMetrics {
     private final Map<TaskKey, Member> members = new HashMap<>();
     /** The label groups by their tags: tasks with the same labels share one (allocation-labels=false sums them). */
     private final Map<Tags, Group> groupsByTags = new HashMap<>();
-    /** The summed usage of every group at the last tick, keyed by the group's identity; the meters read it. */
-    private volatile Map<Group, TaskResourceUsage> usages = Map.of();
+    /** The collector's layout at the last reconcile and each of its slots' member: a tick in it needs no lookups. */
+    private PublishedSnapshots.Layout layout;
+    private Member[] bySlot = new Member[0];
+    private Group[] groups = new Group[0];
     private long tick;
 
     public TaskStatsMetrics(TaskStatsCollector collector, BerthMetrics metrics, boolean allocationLabels) {
@@ -66,40 +69,71 @@ public class TaskStatsMetrics {
 
     /**
      * Brings the meters in line with the snapshots. This runs every tick for every task (1,000 tasks: 14k series), so
-     * the steady state costs one identity-keyed map entry per group and a bit mask per group: tags are built once per
-     * task, and meters are registered or removed only when a group appears, disappears, or starts or stops measuring a
-     * field.
+     * the steady state (the collector's same layout: no task came or went) walks its slots and their members and sums
+     * the usage of each group; members and groups are looked up, created and dropped only when tasks come or go, tags
+     * are built once per task, and meters are registered or removed only when a group appears, disappears, or starts or
+     * stops measuring a field.
      */
     synchronized void reconcile(Map<TaskKey, TaskStatsSnapshot> snapshots) {
         long now = ++tick;
-        Map<Group, TaskResourceUsage> next = new HashMap<>(Math.max(16, snapshots.size() * 4 / 3 + 1));
-        for (Map.Entry<TaskKey, TaskStatsSnapshot> entry : snapshots.entrySet()) {
-            TaskStatsSnapshot snapshot = entry.getValue();
-            Member member = members.get(entry.getKey());
-            if (member == null || member.target != snapshot.target()) {
-                member = new Member(snapshot.target(), group(tags(snapshot.target())));
-                members.put(entry.getKey(), member);
+        PublishedSnapshots laidOut = snapshots instanceof PublishedSnapshots published ? published : null;
+        if (laidOut != null && laidOut.layout() == layout && sameTargets(laidOut)) {
+            for (int slot = 0; slot < bySlot.length; slot++) {
+                add(bySlot[slot], laidOut.valueAt(slot), now);
             }
-            member.seen = now;
-            next.merge(member.group, snapshot.usage(), TaskResourceUsage::plus);
-            if (metrics.naming() == MetricsNaming.NOMAD && member.countedTimestamp != snapshot.timestampNanos()) {
-                member.countedTimestamp = snapshot.timestampNanos();
-                member.group.ticks().increment(snapshot.usage().cpu().totalTicks());
+        } else {
+            Member[] slots = laidOut == null ? null : new Member[laidOut.size()];
+            int slot = 0;
+            for (Map.Entry<TaskKey, TaskStatsSnapshot> entry : snapshots.entrySet()) { // a layout iterates in slot order
+                TaskStatsSnapshot snapshot = entry.getValue();
+                Member member = members.get(entry.getKey());
+                if (member == null || member.target != snapshot.target()) {
+                    member = new Member(snapshot.target(), group(tags(snapshot.target())));
+                    members.put(entry.getKey(), member);
+                }
+                member.seen = now;
+                add(member, snapshot, now);
+                if (slots != null) {
+                    slots[slot++] = member;
+                }
+            }
+            members.values().removeIf(member -> member.seen != now);
+            groupsByTags.values().removeIf(group -> {
+                boolean gone = group.summedAt != now;
+                if (gone) {
+                    group.removeAll();
+                }
+                return gone;
+            });
+            layout = laidOut == null ? null : laidOut.layout();
+            bySlot = slots == null ? new Member[0] : slots;
+            groups = groupsByTags.values().toArray(Group[]::new);
+        }
+        for (Group group : groups) {
+            group.usage = group.sum;
+            if (!group.sameFieldsAsPublished(group.sum)) {
+                group.publish(mask(group.sum));
             }
         }
-        usages = next;
-        members.values().removeIf(member -> member.seen != now);
-        next.forEach((group, usage) -> {
-            group.seen = now;
-            group.publish(mask(usage));
-        });
-        groupsByTags.values().removeIf(group -> {
-            boolean gone = group.seen != now;
-            if (gone) {
-                group.removeAll();
+    }
+
+    private boolean sameTargets(PublishedSnapshots snapshots) {
+        for (int slot = 0; slot < bySlot.length; slot++) {
+            if (bySlot[slot].target != snapshots.valueAt(slot).target()) {
+                return false; // a task re-registered under the same key
             }
-            return gone;
-        });
+        }
+        return true;
+    }
+
+    private void add(Member member, TaskStatsSnapshot snapshot, long now) {
+        Group group = member.group;
+        group.sum = group.summedAt == now ? group.sum.plus(snapshot.usage()) : snapshot.usage();
+        group.summedAt = now;
+        if (metrics.naming() == MetricsNaming.NOMAD && member.countedTimestamp != snapshot.timestampNanos()) {
+            member.countedTimestamp = snapshot.timestampNanos();
+            group.ticks().increment(snapshot.usage().cpu().totalTicks());
+        }
     }
 
     private long mask(TaskResourceUsage usage) {
@@ -130,14 +164,21 @@ public class TaskStatsMetrics {
     }
 
     /**
-     * One label group and its meters, one per definition whose bit is set in {@link #published}. Compared by identity:
-     * the gauges look their usage up with it every scrape.
+     * One label group and its meters, one per definition whose bit is set in {@link #published}. The gauges read
+     * {@link #usage}, swapped once per tick.
      */
     private final class Group {
         final Tags tags;
         final Meter[] meters = new Meter[defs.size()];
         long published;
-        long seen;
+        /** The summed usage of the group's members at the last tick; the meters read it. */
+        volatile TaskResourceUsage usage;
+        /** The measured sets the published mask was computed from (canonical sets: compared by identity). */
+        Set<TaskMemoryField> maskedMemory;
+        Set<TaskCpuField> maskedCpu;
+        /** The sum being built during a reconcile, and the tick it belongs to. */
+        TaskResourceUsage sum;
+        long summedAt;
         /** Nomad's {@code cpu.total_ticks_count}: incremented by TotalTicks once per new sample of each member. */
         Counter ticks;
 
@@ -150,6 +191,19 @@ public class TaskStatsMetrics {
                 ticks = metrics.counter(CPU_TOTAL_TICKS_COUNT, MetricScope.TASK, tags);
             }
             return ticks;
+        }
+
+        /**
+         * With Prometheus naming a meter exists exactly when its field is measured, so while the measured sets are the
+         * ones the mask was computed from (the same shared instances, {@link FieldSets}) the mask cannot have changed.
+         * Nomad naming also looks at values (memory published when non-zero): always recomputed.
+         */
+        boolean sameFieldsAsPublished(TaskResourceUsage usage) {
+            boolean same = metrics.naming() != MetricsNaming.NOMAD && usage.memory().fields() == maskedMemory
+                    && usage.cpu().fields() == maskedCpu;
+            maskedMemory = usage.memory().fields();
+            maskedCpu = usage.cpu().fields();
+            return same;
         }
 
         void publish(long wanted) {
@@ -175,6 +229,9 @@ public class TaskStatsMetrics {
         }
 
         void removeAll() {
+            usage = null;
+            maskedMemory = null;
+            maskedCpu = null;
             publish(0);
             if (ticks != null) {
                 metrics.remove(ticks);
@@ -185,7 +242,7 @@ public class TaskStatsMetrics {
 
     private Optional<? extends Meter> register(Def def, Group group, Tags tags) {
         ToDoubleFunction<TaskStatsMetrics> value = self -> {
-            TaskResourceUsage usage = self.usages.get(group);
+            TaskResourceUsage usage = group.usage;
             return usage == null ? Double.NaN : def.value().applyAsDouble(usage);
         };
         return def.counter()

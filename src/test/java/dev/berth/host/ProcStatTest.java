@@ -21,6 +21,10 @@ class ProcStatTest {
     void parsesStateGroupSessionAndStartTicks() {
         assertThat(ProcStat.parse(LINE)).isEqualTo(new ProcStat(4242, 'S', 4242, 4242, 987654));
         assertThat(ProcStat.parse(LINE.replace(") S ", ") Z ")).running()).isFalse();
+        assertThat(ProcStat.parse(LINE.replace(" ", "  ").replace("(my  (odd)  cmd)", "(x)") + "\n"))
+                .isEqualTo(new ProcStat(4242, 'S', 4242, 4242, 987654));
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> ProcStat.parse("4242 (cut) S 1 4242 4242 0"))
+                .isInstanceOf(IllegalArgumentException.class);
     }
 
     @Test

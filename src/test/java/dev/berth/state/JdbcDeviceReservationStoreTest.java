@@ -6,6 +6,8 @@ import dev.berth.device.DeviceGroupKey;
 import dev.berth.device.DeviceReservationStore.Held;
 import dev.berth.device.TaskRef;
 import org.junit.jupiter.api.Test;
+import org.springframework.transaction.annotation.Propagation;
+import org.springframework.transaction.annotation.Transactional;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.jdbc.test.autoconfigure.JdbcTest;
@@ -49,5 +51,21 @@ class JdbcDeviceReservationStoreTest {
         assertThatThrownBy(() -> store.saveAll(List.of(new Held(new TaskRef("a2", "job", "web"), T4, "GPU-9"),
                 new Held(new TaskRef("a2", "job", "web"), T4, "GPU-1"))))
                 .hasMessageContaining("GPU-1");
+    }
+
+    /** Outside a test transaction: the failed list leaves nothing behind (its own transaction is rolled back). */
+    @Test
+    @Transactional(propagation = Propagation.NOT_SUPPORTED)
+    void aFailedListIsRolledBackWhole() {
+        try {
+            store.saveAll(List.of(new Held(new TaskRef("r1", "job", "web"), T4, "GPU-R1")));
+            assertThatThrownBy(() -> store.saveAll(List.of(new Held(new TaskRef("r2", "job", "web"), T4, "GPU-R9"),
+                    new Held(new TaskRef("r2", "job", "web"), T4, "GPU-R1"))))
+                    .hasMessageContaining("GPU-R1");
+            assertThat(store.loadAll()).containsExactly(new Held(new TaskRef("r1", "job", "web"), T4, "GPU-R1"));
+        } finally {
+            store.deleteAlloc("r1");
+            store.deleteAlloc("r2");
+        }
     }
 }

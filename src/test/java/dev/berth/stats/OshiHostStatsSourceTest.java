@@ -92,4 +92,21 @@ class OshiHostStatsSourceTest {
         assertThat(OshiHostStatsSource.readDeviceFileSystems(filesystems)).containsExactlyInAnyOrder("ext4", "xfs");
         assertThat(OshiHostStatsSource.readDeviceFileSystems(tmp.resolve("missing"))).isEmpty();
     }
+
+    @Test
+    void onlyDeviceBackedMountsDecideWhetherPartitionsAreEnumeratedAgain(@TempDir Path tmp) throws Exception {
+        Path filesystems = tmp.resolve("filesystems");
+        Files.writeString(filesystems, "nodev\tsysfs\nnodev\ttmpfs\n\text4\n\txfs\n");
+        OshiHostStatsSource fromFiles = new OshiHostStatsSource(new SystemInfo(), Path.of("/proc/meminfo"), filesystems);
+        Path table = tmp.resolve("mounts");
+        String root = "/dev/vda / ext4 rw,relatime 0 0";
+        String data = "/dev/vdb /data xfs rw 0 0";
+        Files.writeString(table, root + "\nsysfs /sys sysfs rw 0 0\n" + data + "\n"
+                + "tmpfs /var/lib/berth/alloc/a1/t/secrets tmpfs rw,size=1024k 0 0\nnone /mnt ext4 rw 0 0\n");
+
+        assertThat(fromFiles.deviceMounts(table)).containsExactly(root, data);
+        Files.writeString(table, root + "\n" + data + "\ntmpfs /var/lib/berth/alloc/a2/t/private tmpfs rw 0 0\n");
+        assertThat(fromFiles.deviceMounts(table)).containsExactly(root, data); // a task's mounts: nothing to enumerate
+        assertThat(fromFiles.deviceMounts(tmp.resolve("missing"))).isNull();
+    }
 }

@@ -200,6 +200,52 @@ class TaskStatsCollectorTest {
     }
 
     @Test
+    void ticksWithTheSameTasksKeepTheLayoutAndPublishNewImmutableViews() {
+        AtomicInteger reads = new AtomicInteger();
+        for (String task : List.of("web", "db", "cache")) {
+            readerByTask.put(task, () -> rss(reads.incrementAndGet()));
+        }
+        collector.register(target("a1", "web"));
+        collector.register(target("a1", "db"));
+        collector.register(target("a2", "cache"));
+
+        collector.collect();
+        Map<TaskKey, TaskStatsSnapshot> first = collector.snapshots();
+        List<TaskStatsSnapshot> firstOfA1 = collector.snapshotsOf("a1");
+        collector.collect();
+        Map<TaskKey, TaskStatsSnapshot> second = collector.snapshots();
+
+        assertThat(((PublishedSnapshots) second).layout()).isSameAs(((PublishedSnapshots) first).layout());
+        assertThat(first.values()).extracting(s -> s.usage().memory().rss()).containsExactlyInAnyOrder(1L, 2L, 3L);
+        assertThat(second.values()).extracting(s -> s.usage().memory().rss()).containsExactlyInAnyOrder(4L, 5L, 6L);
+        assertThat(second).containsOnlyKeys(new TaskKey("a1", "web"), new TaskKey("a1", "db"), new TaskKey("a2", "cache"));
+        assertThat(second.get(new TaskKey("a2", "cache")).target().task()).isEqualTo("cache");
+        assertThat(second.get(new TaskKey("a2", "nope"))).isNull();
+        assertThat(Map.copyOf(second)).isEqualTo(second).hasSameHashCodeAs(second);
+        assertThat(firstOfA1).extracting(s -> s.usage().memory().rss()).allMatch(rss -> rss <= 3); // the first tick's, still
+        assertThat(collector.snapshotsOf("a1")).extracting(s -> s.target().task()).containsExactlyInAnyOrder("web", "db");
+        assertThat(collector.snapshotsOf("a1")).extracting(s -> s.usage().memory().rss()).allMatch(rss -> rss > 3);
+        assertThat(collector.snapshotsOf("a3")).isEmpty();
+        TaskKey key = new TaskKey("a9", "x");
+        TaskStatsSnapshot any = second.values().iterator().next();
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> second.put(key, any)).isInstanceOf(UnsupportedOperationException.class);
+        org.assertj.core.api.Assertions.assertThatThrownBy(second::clear).isInstanceOf(UnsupportedOperationException.class);
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> collector.snapshotsOf("a1").clear())
+                .isInstanceOf(UnsupportedOperationException.class);
+
+        readerByTask.put("late", () -> rss(100));
+        collector.register(target("a2", "late")); // a new task: laid out anew
+        collector.collect();
+        assertThat(((PublishedSnapshots) collector.snapshots()).layout()).isNotSameAs(((PublishedSnapshots) second).layout());
+        assertThat(collector.snapshotsOf("a2")).extracting(s -> s.target().task()).containsExactlyInAnyOrder("cache", "late");
+
+        collector.unregister("a1", "web");
+        assertThat(collector.snapshots()).hasSize(3).doesNotContainKey(new TaskKey("a1", "web"));
+        assertThat(collector.snapshotsOf("a1")).extracting(s -> s.target().task()).containsExactly("db");
+        assertThat(second).hasSize(3).containsKey(new TaskKey("a1", "web")); // a published view never changes
+    }
+
+    @Test
     void withPublishingOffNothingIsRegisteredOrTicked() {
         collector = new TaskStatsCollector(false, Duration.ofMillis(200), t -> () -> rss(1), new TaskCpuCapacity(1000, 1), clock);
         collector.register(target("a1", "web"));

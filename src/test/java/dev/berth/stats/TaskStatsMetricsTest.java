@@ -123,6 +123,32 @@ class TaskStatsMetricsTest {
     }
 
     @Test
+    void ticksOverTheSameTasksSumEachTickAfreshWithTheSameMeters() {
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        new TaskStatsMetrics(collector, new BerthMetrics(registry, MetricsNaming.PROMETHEUS, "node1", "n-1", "dc1", ""), false).bind();
+        samples.put("a1/web", v1Sample(100, 10));
+        samples.put("a2/web", v1Sample(200, 20));
+        samples.put("a3/db", v1Sample(7, 0));
+        collector.register(target("a1", "web"));
+        collector.register(target("a2", "web"));
+        collector.register(target("a3", "db"));
+        collector.collect();
+        var web = registry.get("berth.task.memory.usage").tags("task", "web").gauge();
+        int meters = registry.getMeters().size();
+
+        for (long tick = 1; tick <= 3; tick++) {
+            samples.put("a1/web", v1Sample(100 * tick, 10));
+            samples.put("a2/web", v1Sample(1000 * tick, 20));
+            samples.put("a3/db", v1Sample(7 * tick, 0));
+            collector.collect();
+            assertThat(web.value()).isEqualTo(1100.0 * tick); // the sum of this tick, not added to the last one
+            assertThat(registry.get("berth.task.memory.usage").tags("task", "db").gauge().value()).isEqualTo(7.0 * tick);
+            assertThat(registry.get("berth.task.memory.usage").tags("task", "web").gauge()).isSameAs(web);
+            assertThat(registry.getMeters()).hasSize(meters);
+        }
+    }
+
+    @Test
     void seriesFollowWhatIsMeasuredAndATaskReRegisteredUnderNewLabelsMovesItsSeries() {
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
         new TaskStatsMetrics(collector, new BerthMetrics(registry, MetricsNaming.PROMETHEUS, "node1", "n-1", "dc1", ""), true).bind();
