@@ -58,8 +58,8 @@ public class RawExecDriver implements HostExecDriver, AutoCloseable {
     private final boolean enabled;
     private final Clock clock;
     private final Path exitDir;
-    private final ScheduledExecutorService poller;
-    private final Duration pollInterval;
+    /** Watches recovered (non-child) tasks until they exit. */
+    private final RecoveredExits recovered;
     private final TaskOutputs outputs;
     private final LaunchTools tools;
     /** posix_spawn + pidfd launcher (no JDK reaper thread per task); null where unavailable or when disabled. */
@@ -86,8 +86,8 @@ public class RawExecDriver implements HostExecDriver, AutoCloseable {
         this.clock = Objects.requireNonNull(clock, "'clock' must not be null");
         // Absolute: the exit shim writes the file from the task's working directory, not the agent's.
         this.exitDir = Objects.requireNonNull(exitDir, "'exitDir' must not be null").toAbsolutePath();
-        this.poller = Objects.requireNonNull(poller, "'poller' must not be null");
-        this.pollInterval = Objects.requireNonNull(pollInterval, "'pollInterval' must not be null");
+        this.recovered = new RecoveredExits(Objects.requireNonNull(poller, "'poller' must not be null"),
+                Objects.requireNonNull(pollInterval, "'pollInterval' must not be null"), cgroups);
         this.outputs = Objects.requireNonNull(outputs, "'outputs' must not be null");
         this.tools = LaunchTools.detect();
         this.spawner = enabled && posixSpawn ? SpawnedChildren.createOrNull() : null;
@@ -291,7 +291,7 @@ public class RawExecDriver implements HostExecDriver, AutoCloseable {
     }
 
     /**
-     * Running with the same start ticks → reattached (the exit is watched by polling, it is not our child); exited
+     * Running with the same start ticks → reattached (not our child: its exit is watched by {@link RecoveredExits}); exited
      * with an exit file → a handle whose wait completes at once with that exit; otherwise {@link TaskNotFoundException}.
      */
     @Override
@@ -313,8 +313,7 @@ public class RawExecDriver implements HostExecDriver, AutoCloseable {
         Path exitFile = Path.of(s.getOrDefault("exit_file", ""));
         RawTask task = new RawTask(handle, pid, pgid, startTicks, exitFile);
         if (pid > 1 && ProcStat.isRunning(pid, startTicks)) {
-            task.watch = poller.scheduleWithFixedDelay(() -> poll(task), pollInterval.toNanos(), pollInterval.toNanos(),
-                    TimeUnit.NANOSECONDS);
+            recovered.watch(task, spawner);
         } else {
             Optional<ExitResult> recorded = s.containsKey("exit_file") ? ExitShim.read(exitFile) : Optional.empty();
             if (recorded.isEmpty()) {
@@ -328,25 +327,6 @@ public class RawExecDriver implements HostExecDriver, AutoCloseable {
             return raced.handle;
         }
         return handle;
-    }
-
-    /** Completes a recovered task's exit once its pid is gone (or a zombie, or recycled). Catches everything. */
-    private void poll(RawTask task) {
-        try {
-            if (ProcStat.isRunning(task.pid, task.startTicks)) {
-                return;
-            }
-            ExitResult exit = ExitShim.read(task.exitFile).orElseGet(() -> task.killedByAgent
-                    ? new ExitResult(128 + Signals.SIGKILL, Signals.SIGKILL, false, null)
-                    : new ExitResult(0, 0, false, "task exited while detached; its exit status was not recorded"));
-            if (cgroups != null) {
-                cgroups.find(task.handle.driverState().get(TaskHandles.CGROUP)).ifPresent(Cleanup::removeQuietly);
-            }
-            task.exit.complete(exit);
-            task.cancelWatch();
-        } catch (RuntimeException ex) {
-            log.warn("checking recovered task {} failed; will retry", task.handle.taskId(), ex);
-        }
     }
 
     private void signalTask(RawTask task, int sig) throws DriverException {
@@ -392,7 +372,7 @@ public class RawExecDriver implements HostExecDriver, AutoCloseable {
     /** Stops watching; tasks keep running (agent shutdown must not kill them) and can be recovered later. */
     @Override
     public void close() {
-        poller.shutdownNow();
+        recovered.close();
         if (spawner != null) {
             spawner.close();
         }

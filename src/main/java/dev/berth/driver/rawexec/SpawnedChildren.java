@@ -18,6 +18,7 @@ import com.sun.jna.StringArray;
 import com.sun.jna.ptr.IntByReference;
 
 import dev.berth.host.LinuxEpoll;
+import dev.berth.host.ProcStat;
 
 /**
  * Starts launch shims with {@code posix_spawn(3)} and learns of their exits through pidfds on one epoll thread.
@@ -85,8 +86,11 @@ final class SpawnedChildren implements AutoCloseable {
         int close(int fd);
     }
 
-    /** A child being watched: its pidfd and what to call with its wait status. */
-    private record Child(int pid, int pidfd, IntConsumer onExit) {
+    /**
+     * A process being watched: its pidfd and what to call with its wait status; {@code reap} false for a process this
+     * JVM did not start (nothing to wait for: the status goes to its own parent), which is called with -1.
+     */
+    private record Child(int pid, int pidfd, boolean reap, IntConsumer onExit) {
     }
 
     private final LibC libc;
@@ -201,12 +205,43 @@ final class SpawnedChildren implements AutoCloseable {
             return;
         }
         long token = tokens.incrementAndGet();
-        children.put(token, new Child(pid, (int) pidfd, onExit));
+        children.put(token, new Child(pid, (int) pidfd, true, onExit));
         if (watch((int) pidfd, token) != 0) {
             children.remove(token);
             libc.close((int) pidfd);
             Thread.ofVirtual().name("raw-exec-wait-" + pid).start(() -> onExit.accept(blockingWait(pid)));
         }
+    }
+
+    /**
+     * Watches a process this JVM did not start (a task recovered after an agent restart) for its exit through a pidfd in
+     * the same epoll set, instead of reading its {@code /proc/<pid>/stat} every quarter second. {@code onGone} runs once,
+     * on the watch thread, when the process has exited.
+     *
+     * @return false when it cannot be watched this way (closed, the process is gone, or the pid now names another
+     *         process than the one started at {@code startTicks}): the caller checks it the ordinary way
+     */
+    boolean watchExit(int pid, long startTicks, Runnable onGone) {
+        if (closed) {
+            return false;
+        }
+        long pidfd = libc.syscall(SYS_PIDFD_OPEN, pid, 0);
+        if (pidfd < 0) {
+            return false;
+        }
+        // the pidfd names whichever process had this pid when it was opened: ours only if it still has our start time
+        if (!ProcStat.isRunning(pid, startTicks)) {
+            libc.close((int) pidfd);
+            return false;
+        }
+        long token = tokens.incrementAndGet();
+        children.put(token, new Child(pid, (int) pidfd, false, status -> onGone.run()));
+        if (watch((int) pidfd, token) != 0) {
+            children.remove(token);
+            libc.close((int) pidfd);
+            return false;
+        }
+        return true;
     }
 
     private synchronized int watch(int fd, long token) {
@@ -239,6 +274,12 @@ final class SpawnedChildren implements AutoCloseable {
         if (child == null) {
             return;
         }
+        if (!child.reap()) {
+            children.remove(token);
+            libc.close(child.pidfd());
+            callBack(child, -1);
+            return;
+        }
         IntByReference status = new IntByReference();
         int r = libc.waitpid(child.pid(), status, WNOHANG);
         if (r == 0) {
@@ -254,6 +295,10 @@ final class SpawnedChildren implements AutoCloseable {
         }
         children.remove(token);
         libc.close(child.pidfd()); // closing the last reference also drops it from the epoll set
+        callBack(child, exitValue);
+    }
+
+    private static void callBack(Child child, int exitValue) {
         try {
             child.onExit().accept(exitValue);
         } catch (RuntimeException e) {

@@ -13,6 +13,8 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import dev.berth.host.ProcStat;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -33,6 +35,32 @@ class SpawnedChildrenTest {
     @AfterEach
     void tearDown() {
         spawner.close();
+    }
+
+    /**
+     * A process the spawner did not start (as after an agent restart) is watched through its pidfd: the callback comes
+     * when it exits and not before; a pid that is gone, or whose start time is not the one given, is refused (the
+     * caller then polls).
+     */
+    @Test
+    void aProcessItDidNotStartIsWatchedUntilItExits() throws Exception {
+        Process other = new ProcessBuilder("sleep", "30").start();
+        try {
+            long startTicks = ProcStat.read(other.pid()).orElseThrow().startTicks();
+            CompletableFuture<Void> gone = new CompletableFuture<>();
+            assertThat(spawner.watchExit((int) other.pid(), startTicks + 1, () -> gone.complete(null))).isFalse();
+            assertThat(spawner.watchExit((int) other.pid(), startTicks, () -> gone.complete(null))).isTrue();
+            int watched = spawner.watched();
+            assertThat(gone).isNotDone();
+
+            other.destroyForcibly();
+            assertThat(gone).succeedsWithin(Duration.ofSeconds(10));
+            assertThat(spawner.watched()).isEqualTo(watched - 1);
+            other.waitFor();
+            assertThat(spawner.watchExit((int) other.pid(), startTicks, () -> { })).isFalse();
+        } finally {
+            other.destroyForcibly();
+        }
     }
 
     @Test
