@@ -16,7 +16,6 @@ import org.springframework.jdbc.core.RowMapper;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.PlatformTransactionManager;
-import org.springframework.transaction.support.TransactionTemplate;
 
 import tools.jackson.databind.json.JsonMapper;
 
@@ -39,7 +38,7 @@ class JdbcAllocStateStore implements AllocStateStore {
     private static final int MAX_DESCRIPTION = 255;
 
     private final JdbcClient jdbc;
-    private final TransactionTemplate tx;
+    private final StateTransactions tx;
     private final Clock clock;
     private final JsonMapper json = JsonMapper.builder().build();
     private final ReentrantLock[] locks = new ReentrantLock[STRIPES];
@@ -49,7 +48,7 @@ class JdbcAllocStateStore implements AllocStateStore {
 
     JdbcAllocStateStore(JdbcClient jdbc, PlatformTransactionManager transactionManager, Clock clock) {
         this.jdbc = jdbc;
-        this.tx = new TransactionTemplate(transactionManager);
+        this.tx = new StateTransactions(transactionManager);
         this.clock = clock;
         for (int i = 0; i < STRIPES; i++) {
             locks[i] = new ReentrantLock();
@@ -60,7 +59,7 @@ class JdbcAllocStateStore implements AllocStateStore {
         ReentrantLock lock = locks[Math.floorMod(allocId.hashCode(), STRIPES)];
         lock.lock();
         try {
-            return tx.execute(status -> work.get());
+            return tx.write(work);
         } finally {
             lock.unlock();
         }
@@ -106,13 +105,13 @@ class JdbcAllocStateStore implements AllocStateStore {
 
     @Override
     public Optional<AllocRecord> alloc(String allocId) {
-        return tx.execute(status -> jdbc.sql("SELECT spec_json, client_status, client_description FROM alloc WHERE id = ?")
+        return tx.write(() -> jdbc.sql("SELECT spec_json, client_status, client_description FROM alloc WHERE id = ?")
                 .param(allocId).query(toRecord).optional());
     }
 
     @Override
     public List<AllocRecord> allocs() {
-        return tx.execute(status -> jdbc.sql("SELECT spec_json, client_status, client_description FROM alloc")
+        return tx.write(() -> jdbc.sql("SELECT spec_json, client_status, client_description FROM alloc")
                 .query(toRecord).list());
     }
 
@@ -144,7 +143,7 @@ class JdbcAllocStateStore implements AllocStateStore {
 
     @Override
     public Map<String, TaskState> taskStates(String allocId) {
-        return tx.execute(status -> {
+        return tx.write(() -> {
             Map<String, TaskState> m = new TreeMap<>();
             jdbc.sql("SELECT task_name, state_json FROM alloc_task WHERE alloc_id = ? AND state_json IS NOT NULL")
                     .param(allocId)
@@ -157,7 +156,7 @@ class JdbcAllocStateStore implements AllocStateStore {
 
     @Override
     public Optional<TaskLocalState> taskLocalState(String allocId, String taskName) {
-        return tx.execute(status -> jdbc.sql("SELECT local_json FROM alloc_task WHERE id = ? AND local_json IS NOT NULL")
+        return tx.write(() -> jdbc.sql("SELECT local_json FROM alloc_task WHERE id = ? AND local_json IS NOT NULL")
                 .param(allocId + "/" + taskName)
                 .query((rs, n) -> json.readValue(rs.getString(1), TaskLocalState.class)).optional());
     }
@@ -165,7 +164,7 @@ class JdbcAllocStateStore implements AllocStateStore {
     /** One query over all task rows (reconciliation at start-up with hundreds of tasks). */
     @Override
     public Map<String, TaskLocalState> allTaskLocalStates() {
-        return tx.execute(status -> {
+        return tx.write(() -> {
             Map<String, TaskLocalState> m = new HashMap<>();
             // task rows exist only for stored allocs: deleteAlloc removes them in the same transaction
             jdbc.sql("SELECT alloc_id, task_name, local_json FROM alloc_task WHERE local_json IS NOT NULL")
@@ -189,7 +188,7 @@ class JdbcAllocStateStore implements AllocStateStore {
 
     @Override
     public Map<String, AllocDocument> documents() {
-        return tx.execute(status -> {
+        return tx.write(() -> {
             Map<String, AllocDocument> m = new HashMap<>();
             jdbc.sql("SELECT id, doc_json FROM alloc WHERE doc_json IS NOT NULL")
                     .query(rs -> {
@@ -227,11 +226,11 @@ class JdbcAllocStateStore implements AllocStateStore {
 
     @Override
     public Set<String> destroying() {
-        return tx.execute(status -> Set.copyOf(jdbc.sql("SELECT id FROM alloc_destroy_intent").query(String.class).list()));
+        return tx.write(() -> Set.copyOf(jdbc.sql("SELECT id FROM alloc_destroy_intent").query(String.class).list()));
     }
 
     @Override
     public boolean isDeleted(String allocId) {
-        return Boolean.TRUE.equals(tx.execute(status -> exists("alloc_tombstone", allocId)));
+        return Boolean.TRUE.equals(tx.write(() -> exists("alloc_tombstone", allocId)));
     }
 }

@@ -30,15 +30,13 @@ class JdbcDeviceReservationStore implements DeviceReservationStore {
 
     @Override
     public List<Held> loadAll() {
-        return tx.read(() -> {
-            return jdbc.sql("""
-                    SELECT instance_id, alloc_id, job, task, vendor, device_type, device_name FROM device_reservation
-                    ORDER BY created_at, instance_id""")
-                    .query((rs, n) -> new Held(new TaskRef(rs.getString("alloc_id"), rs.getString("job"), rs.getString("task")),
-                            new DeviceGroupKey(rs.getString("vendor"), rs.getString("device_type"), rs.getString("device_name")),
-                            rs.getString("instance_id")))
-                    .list();
-        });
+        return tx.read(() -> jdbc.sql("""
+                SELECT instance_id, alloc_id, job, task, vendor, device_type, device_name FROM device_reservation
+                ORDER BY created_at, instance_id""")
+                .query((rs, n) -> new Held(new TaskRef(rs.getString("alloc_id"), rs.getString("job"), rs.getString("task")),
+                        new DeviceGroupKey(rs.getString("vendor"), rs.getString("device_type"), rs.getString("device_name")),
+                        rs.getString("instance_id")))
+                .list());
     }
 
     /** All or nothing: an instance already held rolls back the whole list (and the primary key stops a concurrent holder). */
@@ -64,8 +62,6 @@ class JdbcDeviceReservationStore implements DeviceReservationStore {
 
     @Override
     public void deleteAlloc(String allocId) {
-        tx.write(() -> {
-            jdbc.sql("DELETE FROM device_reservation WHERE alloc_id = ?").param(allocId).update();
-        });
+        tx.write(() -> jdbc.sql("DELETE FROM device_reservation WHERE alloc_id = ?").param(allocId).update());
     }
 }

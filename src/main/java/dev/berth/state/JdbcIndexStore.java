@@ -20,9 +20,7 @@ class JdbcIndexStore implements IndexStore {
 
     @Override
     public long highWater() {
-        return tx.read(() -> {
-            return jdbc.sql("SELECT high_water FROM node_index WHERE slot = 1").query(Long.class).optional().orElse(0L);
-        });
+        return tx.read(() -> jdbc.sql("SELECT high_water FROM node_index WHERE slot = 1").query(Long.class).optional().orElse(0L));
     }
 
     /** Moves the mark up only: a conditional update, so a lower value never overwrites a higher one. */

@@ -29,21 +29,17 @@ class JdbcJobStore implements JobStore {
 
     @Override
     public void putJobVersion(JobDocument v) {
-        tx.write(() -> {
-            jdbc.sql("MERGE INTO job_version (id, namespace, job_id, version, json) KEY (id) VALUES (?, ?, ?, ?, ?)")
-                    .params(v.namespace() + "/" + v.jobId() + "/" + v.version(), v.namespace(), v.jobId(), v.version(), v.json())
-                    .update();
-        });
+        tx.write(() -> jdbc.sql("MERGE INTO job_version (id, namespace, job_id, version, json) KEY (id) VALUES (?, ?, ?, ?, ?)")
+                .params(v.namespace() + "/" + v.jobId() + "/" + v.version(), v.namespace(), v.jobId(), v.version(), v.json())
+                .update());
     }
 
     @Override
     public List<JobDocument> jobVersions() {
-        return tx.read(() -> {
-            return jdbc.sql("SELECT namespace, job_id, version, json FROM job_version")
-                    .query((rs, n) -> new JobDocument(rs.getString("namespace"), rs.getString("job_id"), rs.getLong("version"),
-                            rs.getString("json")))
-                    .list();
-        });
+        return tx.read(() -> jdbc.sql("SELECT namespace, job_id, version, json FROM job_version")
+                .query((rs, n) -> new JobDocument(rs.getString("namespace"), rs.getString("job_id"), rs.getLong("version"),
+                        rs.getString("json")))
+                .list());
     }
 
     @Override
@@ -68,30 +64,22 @@ class JdbcJobStore implements JobStore {
 
     @Override
     public void putEvaluation(Document e) {
-        tx.write(() -> {
-            putDocument("job_evaluation", e);
-        });
+        tx.write(() -> putDocument("job_evaluation", e));
     }
 
     @Override
     public List<Document> evaluations() {
-        return tx.read(() -> {
-            return jdbc.sql("SELECT id, namespace, job_id, json FROM job_evaluation").query(DOCUMENT).list();
-        });
+        return tx.read(() -> jdbc.sql("SELECT id, namespace, job_id, json FROM job_evaluation").query(DOCUMENT).list());
     }
 
     @Override
     public void putPlacement(Document p) {
-        tx.write(() -> {
-            putDocument("job_placement", p);
-        });
+        tx.write(() -> putDocument("job_placement", p));
     }
 
     @Override
     public List<Document> placements() {
-        return tx.read(() -> {
-            return jdbc.sql("SELECT id, namespace, job_id, json FROM job_placement").query(DOCUMENT).list();
-        });
+        return tx.read(() -> jdbc.sql("SELECT id, namespace, job_id, json FROM job_placement").query(DOCUMENT).list());
     }
 
     private void putDocument(String table, Document d) {
@@ -101,32 +89,24 @@ class JdbcJobStore implements JobStore {
 
     @Override
     public void deletePlacement(String allocId) {
-        tx.write(() -> {
-            jdbc.sql("DELETE FROM job_placement WHERE id = ?").param(allocId).update();
-        });
+        tx.write(() -> jdbc.sql("DELETE FROM job_placement WHERE id = ?").param(allocId).update());
     }
 
     @Override
     public void putPeriodicLaunch(PeriodicLaunch l) {
-        tx.write(() -> {
-            jdbc.sql("MERGE INTO job_periodic_launch (id, namespace, job_id, launch_millis) KEY (id) VALUES (?, ?, ?, ?)")
-                    .params(l.namespace() + "\u0000" + l.jobId(), l.namespace(), l.jobId(), l.launchMillis()).update();
-        });
+        tx.write(() -> jdbc.sql("MERGE INTO job_periodic_launch (id, namespace, job_id, launch_millis) KEY (id) VALUES (?, ?, ?, ?)")
+                .params(l.namespace() + "\u0000" + l.jobId(), l.namespace(), l.jobId(), l.launchMillis()).update());
     }
 
     @Override
     public void deletePeriodicLaunch(String namespace, String jobId) {
-        tx.write(() -> {
-            jdbc.sql("DELETE FROM job_periodic_launch WHERE id = ?").param(namespace + "\u0000" + jobId).update();
-        });
+        tx.write(() -> jdbc.sql("DELETE FROM job_periodic_launch WHERE id = ?").param(namespace + "\u0000" + jobId).update());
     }
 
     @Override
     public List<PeriodicLaunch> periodicLaunches() {
-        return tx.read(() -> {
-            return jdbc.sql("SELECT namespace, job_id, launch_millis FROM job_periodic_launch")
-                    .query((rs, n) -> new PeriodicLaunch(rs.getString("namespace"), rs.getString("job_id"), rs.getLong("launch_millis")))
-                    .list();
-        });
+        return tx.read(() -> jdbc.sql("SELECT namespace, job_id, launch_millis FROM job_periodic_launch")
+                .query((rs, n) -> new PeriodicLaunch(rs.getString("namespace"), rs.getString("job_id"), rs.getLong("launch_millis")))
+                .list());
     }
 }

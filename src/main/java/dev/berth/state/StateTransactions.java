@@ -26,10 +26,6 @@ final class StateTransactions {
         return read.execute(status -> work.get());
     }
 
-    void read(Runnable work) {
-        read.executeWithoutResult(status -> work.run());
-    }
-
     <T> T write(Supplier<T> work) {
         return write.execute(status -> work.get());
     }
