@@ -1,7 +1,10 @@
 package dev.berth.state;
 
 import java.nio.file.Files;
+import java.util.function.Supplier;
 
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import org.springframework.boot.context.event.ApplicationEnvironmentPreparedEvent;
 import org.springframework.boot.context.event.ApplicationPreparedEvent;
 import org.springframework.boot.context.properties.bind.Binder;
@@ -14,18 +17,30 @@ import org.springframework.core.env.Environment;
  * Starts {@link FlywayRehearsal} as soon as the environment is ready when the state database does not exist yet (no
  * {@code .mv.db} file at {@code spring.datasource.url}, after {@link StateDatabaseGuard} has looked at it): that start
  * will run Flyway ({@link StateSchema}), whose classes are not in the AOT cache, and the context has most of a second
- * of work to do before it gets there. The rehearsal is handed to {@link StateSchema} as a bean of the agent's context,
+ * of work to do before it gets there; only when a processor is spare ({@link CpuHeadroom}), since otherwise the
+ * rehearsal takes its time from the start itself. The rehearsal is handed to {@link StateSchema} as a bean of the agent's context,
  * which waits for it before migrating. A restart (the database exists), a database that is not an H2 file, or
  * {@code spring.flyway.enabled=false} starts nothing and loads no Flyway class. Registered in
  * {@code META-INF/spring.factories}.
  */
 public final class FlywayWarmUp implements SmartApplicationListener {
 
+    private static final Log LOG = LogFactory.getLog(FlywayWarmUp.class);
+
     /** Spring's switches that end or checkpoint the JVM at the first context refresh (DefaultLifecycleProcessor). */
     static final String EXIT_ON_REFRESH = "spring.context.exit";
     static final String CHECKPOINT_ON_REFRESH = "spring.context.checkpoint";
 
+    private final Supplier<CpuHeadroom> headroom;
     private FlywayRehearsal rehearsal;
+
+    public FlywayWarmUp() {
+        this(CpuHeadroom::now);
+    }
+
+    FlywayWarmUp(Supplier<CpuHeadroom> headroom) {
+        this.headroom = headroom;
+    }
 
     @Override
     public boolean supportsEventType(Class<? extends ApplicationEvent> eventType) {
@@ -43,8 +58,14 @@ public final class FlywayWarmUp implements SmartApplicationListener {
     public void onApplicationEvent(ApplicationEvent event) {
         if (event instanceof ApplicationEnvironmentPreparedEvent prepared && rehearsal == null
                 && newStateDatabase(prepared.getEnvironment())) {
-            ClassLoader classLoader = prepared.getSpringApplication().getClassLoader();
-            rehearsal = FlywayRehearsal.start(classLoader);
+            CpuHeadroom now = headroom.get();
+            if (now.spare()) {
+                rehearsal = FlywayRehearsal.start(prepared.getSpringApplication().getClassLoader());
+            }
+            if (LOG.isDebugEnabled()) {
+                LOG.debug("New state database: Flyway " + (rehearsal != null ? "rehearsed" : "not rehearsed") + " ("
+                        + now + ")");
+            }
         } else if (event instanceof ApplicationPreparedEvent prepared && rehearsal != null) {
             prepared.getApplicationContext().getBeanFactory().registerSingleton(FlywayRehearsal.BEAN_NAME, rehearsal);
             rehearsal = null;

@@ -6,6 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Enumeration;
 import java.util.List;
+import java.util.OptionalDouble;
 
 import javax.sql.DataSource;
 
@@ -35,6 +36,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 class FlywayWarmUpTest {
 
     private static final String[] ARGS = new String[0];
+    static final CpuHeadroom SPARE = new CpuHeadroom(2, OptionalDouble.of(0.0), 0.0);
+    private static final CpuHeadroom BUSY = new CpuHeadroom(2, OptionalDouble.of(60.0), 6.0);
 
     @Test
     void onlyAStartThatCreatesAnH2FileDatabaseRehearses(@TempDir Path dir) throws IOException {
@@ -57,7 +60,9 @@ class FlywayWarmUpTest {
     void theRehearsalReachesTheContextOnlyWhenTheDatabaseIsNew(@TempDir Path dir) throws IOException {
         MockEnvironment environment = new MockEnvironment().withProperty("spring.datasource.url", fileUrl(dir));
 
-        GenericApplicationContext newDatabase = start(environment);
+        assertThat(start(environment, BUSY).getBeanFactory().containsSingleton(FlywayRehearsal.BEAN_NAME))
+                .as("no processor to spare").isFalse();
+        GenericApplicationContext newDatabase = start(environment, SPARE);
         assertThat(newDatabase.getBeanFactory().containsSingleton(FlywayRehearsal.BEAN_NAME)).isTrue();
         FlywayRehearsal rehearsal = newDatabase.getBeanFactory().getBean(FlywayRehearsal.BEAN_NAME, FlywayRehearsal.class);
         assertThat(rehearsal.awaitEnd(FlywayRehearsal.WAIT_LIMIT)).isTrue();
@@ -65,7 +70,7 @@ class FlywayWarmUpTest {
         assertThat(dir).as("the agent's database is not the rehearsal's").isEmptyDirectory();
 
         Files.createFile(dir.resolve("berth.mv.db"));
-        assertThat(start(environment).getBeanFactory().containsSingleton(FlywayRehearsal.BEAN_NAME)).isFalse();
+        assertThat(start(environment, SPARE).getBeanFactory().containsSingleton(FlywayRehearsal.BEAN_NAME)).isFalse();
     }
 
     @Test
@@ -121,8 +126,8 @@ class FlywayWarmUpTest {
     }
 
     /** The two events {@link FlywayWarmUp} listens to, in their order; the context it hands a rehearsal to. */
-    private static GenericApplicationContext start(MockEnvironment environment) {
-        FlywayWarmUp listener = new FlywayWarmUp();
+    private static GenericApplicationContext start(MockEnvironment environment, CpuHeadroom headroom) {
+        FlywayWarmUp listener = new FlywayWarmUp(() -> headroom);
         SpringApplication application = new SpringApplication(FlywayWarmUpTest.class);
         GenericApplicationContext context = new GenericApplicationContext();
         listener.onApplicationEvent(new ApplicationEnvironmentPreparedEvent(new DefaultBootstrapContext(), application,

@@ -52,7 +52,8 @@ public final class IsolatedSchemaStart {
         environment.getPropertySources().addFirst(new MapPropertySource("start", Map.of("spring.datasource.url", url)));
         SpringApplication application = new SpringApplication(IsolatedSchemaStart.class);
         GenericApplicationContext context = new GenericApplicationContext();
-        FlywayWarmUp listener = new FlywayWarmUp();
+        // a processor to spare, so that a new database is rehearsed whatever else runs on the test machine
+        FlywayWarmUp listener = new FlywayWarmUp(() -> new CpuHeadroom(2, java.util.OptionalDouble.of(0.0), 0.0));
         listener.onApplicationEvent(new ApplicationEnvironmentPreparedEvent(new DefaultBootstrapContext(), application,
                 ARGS, environment));
         listener.onApplicationEvent(new ApplicationPreparedEvent(application, ARGS, context));
