@@ -1,12 +1,15 @@
 package dev.berth.state;
 
 import java.nio.file.Files;
+import java.util.Optional;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.springframework.boot.context.event.ApplicationEnvironmentPreparedEvent;
 import org.springframework.boot.context.event.ApplicationPreparedEvent;
+import org.springframework.boot.context.event.ApplicationStartingEvent;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.context.ApplicationEvent;
 import org.springframework.context.event.SmartApplicationListener;
@@ -31,20 +34,25 @@ public final class FlywayWarmUp implements SmartApplicationListener {
     static final String EXIT_ON_REFRESH = "spring.context.exit";
     static final String CHECKPOINT_ON_REFRESH = "spring.context.checkpoint";
 
-    private final Supplier<CpuHeadroom> headroom;
+    private final Supplier<Optional<CpuHeadroom.Sample>> sampler;
+    private final Function<Optional<CpuHeadroom.Sample>, CpuHeadroom> headroom;
+    private Optional<CpuHeadroom.Sample> first = Optional.empty();
     private FlywayRehearsal rehearsal;
 
     public FlywayWarmUp() {
-        this(CpuHeadroom::now);
+        this(CpuHeadroom.Sample::take, CpuHeadroom::since);
     }
 
-    FlywayWarmUp(Supplier<CpuHeadroom> headroom) {
+    /** With the first sample of the processor counters and the headroom since it as given. */
+    FlywayWarmUp(Supplier<Optional<CpuHeadroom.Sample>> sampler, Function<Optional<CpuHeadroom.Sample>, CpuHeadroom> headroom) {
+        this.sampler = sampler;
         this.headroom = headroom;
     }
 
     @Override
     public boolean supportsEventType(Class<? extends ApplicationEvent> eventType) {
-        return ApplicationEnvironmentPreparedEvent.class.isAssignableFrom(eventType)
+        return ApplicationStartingEvent.class.isAssignableFrom(eventType)
+                || ApplicationEnvironmentPreparedEvent.class.isAssignableFrom(eventType)
                 || ApplicationPreparedEvent.class.isAssignableFrom(eventType);
     }
 
@@ -56,9 +64,11 @@ public final class FlywayWarmUp implements SmartApplicationListener {
 
     @Override
     public void onApplicationEvent(ApplicationEvent event) {
-        if (event instanceof ApplicationEnvironmentPreparedEvent prepared && rehearsal == null
+        if (event instanceof ApplicationStartingEvent) {
+            first = sampler.get(); // what the host does while the environment is prepared tells whether it is busy
+        } else if (event instanceof ApplicationEnvironmentPreparedEvent prepared && rehearsal == null
                 && newStateDatabase(prepared.getEnvironment())) {
-            CpuHeadroom now = headroom.get();
+            CpuHeadroom now = headroom.apply(first);
             if (now.spare()) {
                 rehearsal = FlywayRehearsal.start(prepared.getSpringApplication().getClassLoader());
             }

@@ -6,7 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Enumeration;
 import java.util.List;
-import java.util.OptionalDouble;
+import java.util.Optional;
 
 import javax.sql.DataSource;
 
@@ -36,8 +36,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 class FlywayWarmUpTest {
 
     private static final String[] ARGS = new String[0];
-    static final CpuHeadroom SPARE = new CpuHeadroom(2, OptionalDouble.of(0.0), 0.0);
-    private static final CpuHeadroom BUSY = new CpuHeadroom(2, OptionalDouble.of(60.0), 6.0);
+    static final CpuHeadroom SPARE = new CpuHeadroom(2, 2.0, 0.0);
+    private static final CpuHeadroom BUSY = new CpuHeadroom(2, 0.5, 6.0);
 
     @Test
     void onlyAStartThatCreatesAnH2FileDatabaseRehearses(@TempDir Path dir) throws IOException {
@@ -127,7 +127,7 @@ class FlywayWarmUpTest {
 
     /** The two events {@link FlywayWarmUp} listens to, in their order; the context it hands a rehearsal to. */
     private static GenericApplicationContext start(MockEnvironment environment, CpuHeadroom headroom) {
-        FlywayWarmUp listener = new FlywayWarmUp(() -> headroom);
+        FlywayWarmUp listener = new FlywayWarmUp(Optional::empty, first -> headroom);
         SpringApplication application = new SpringApplication(FlywayWarmUpTest.class);
         GenericApplicationContext context = new GenericApplicationContext();
         listener.onApplicationEvent(new ApplicationEnvironmentPreparedEvent(new DefaultBootstrapContext(), application,

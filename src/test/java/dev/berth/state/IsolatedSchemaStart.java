@@ -53,7 +53,7 @@ public final class IsolatedSchemaStart {
         SpringApplication application = new SpringApplication(IsolatedSchemaStart.class);
         GenericApplicationContext context = new GenericApplicationContext();
         // a processor to spare, so that a new database is rehearsed whatever else runs on the test machine
-        FlywayWarmUp listener = new FlywayWarmUp(() -> new CpuHeadroom(2, java.util.OptionalDouble.of(0.0), 0.0));
+        FlywayWarmUp listener = new FlywayWarmUp(java.util.Optional::empty, first -> new CpuHeadroom(2, 2.0, 0.0));
         listener.onApplicationEvent(new ApplicationEnvironmentPreparedEvent(new DefaultBootstrapContext(), application,
                 ARGS, environment));
         listener.onApplicationEvent(new ApplicationPreparedEvent(application, ARGS, context));
