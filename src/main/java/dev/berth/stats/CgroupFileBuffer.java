@@ -81,6 +81,28 @@ final class CgroupFileBuffer {
         }
     }
 
+    /**
+     * Reads a kept-open kernel file from offset 0 through {@link NativePread} straight into {@link #buf}.
+     *
+     * @return false when the read failed (a removed cgroup's files fail with {@code ENODEV})
+     */
+    boolean pread(int fd) {
+        len = 0;
+        while (true) {
+            int room = buf.length - len;
+            long n = NativePread.pread(fd, buf, len, room, len);
+            if (n < 0) {
+                len = 0;
+                return false;
+            }
+            len += (int) n;
+            if (n < room) {
+                return true;
+            }
+            buf = Arrays.copyOf(buf, buf.length * 2);
+        }
+    }
+
     /** Reads at offset {@code len} straight into {@code buf} (NIO copies it through a temporary direct buffer). */
     private int readIntoHeapWindow(FileChannel channel) throws IOException {
         if (window == null || window.array() != buf) {
