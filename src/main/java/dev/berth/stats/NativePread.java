@@ -27,9 +27,21 @@ final class NativePread {
 
     private static final Logger log = LoggerFactory.getLogger(NativePread.class);
 
-    /** {@code (int fd, byte[] buf, long bufOffset, long count, long fileOffset) -> long}, or null. */
-    private static final MethodHandle PREAD = bind();
-    static final boolean AVAILABLE = PREAD != null && LinuxEpoll.AVAILABLE;
+    /** {@code (int fd, MemorySegment buf, long count, long fileOffset) -> long} with the segment typed Object; or null. */
+    private static final MethodHandle PREAD;
+    /** {@code MemorySegment.ofArray(byte[])}, returning Object. */
+    private static final MethodHandle OF_ARRAY;
+    /** {@code segment.asSlice(long)}, Object to Object. */
+    private static final MethodHandle SLICE;
+    static final boolean AVAILABLE;
+
+    static {
+        MethodHandle[] handles = bind();
+        PREAD = handles == null ? null : handles[0];
+        OF_ARRAY = handles == null ? null : handles[1];
+        SLICE = handles == null ? null : handles[2];
+        AVAILABLE = PREAD != null && LinuxEpoll.AVAILABLE;
+    }
 
     private NativePread() {
     }
@@ -43,23 +55,42 @@ final class NativePread {
         LinuxEpoll.libc().close(fd);
     }
 
-    /**
-     * Reads up to {@code count} bytes at file offset {@code fileOffset} into {@code buf} from {@code bufOffset}.
-     *
-     * @return the bytes read, 0 at the end, negative on an error (e.g. {@code ENODEV}: the cgroup was removed)
-     */
-    static long pread(int fd, byte[] buf, int bufOffset, int count, long fileOffset) {
+    /** A memory segment over the whole array, kept by the caller while the array is in use (typed Object). */
+    static Object segmentOf(byte[] array) {
         try {
-            return (long) PREAD.invokeExact(fd, buf, (long) bufOffset, (long) count, fileOffset);
-        } catch (RuntimeException | Error e) {
-            throw e;
-        } catch (Throwable impossible) {
-            throw new IllegalStateException(impossible);
+            return (Object) OF_ARRAY.invokeExact(array);
+        } catch (Throwable e) {
+            throw rethrow(e);
         }
     }
 
-    /** Binds the downcall, or returns null when the runtime has no final foreign function API (Java 21). */
-    private static MethodHandle bind() {
+    /**
+     * Reads up to {@code count} bytes at file offset {@code fileOffset} into {@code segment} (from {@link #segmentOf})
+     * from {@code bufOffset}.
+     *
+     * @return the bytes read, 0 at the end, negative on an error (e.g. {@code ENODEV}: the cgroup was removed)
+     */
+    static long pread(int fd, Object segment, int bufOffset, int count, long fileOffset) {
+        try {
+            Object target = bufOffset == 0 ? segment : (Object) SLICE.invokeExact(segment, (long) bufOffset);
+            return (long) PREAD.invokeExact(fd, target, (long) count, fileOffset);
+        } catch (Throwable e) {
+            throw rethrow(e);
+        }
+    }
+
+    private static RuntimeException rethrow(Throwable e) {
+        if (e instanceof RuntimeException runtime) {
+            throw runtime;
+        }
+        if (e instanceof Error error) {
+            throw error;
+        }
+        throw new IllegalStateException(e);
+    }
+
+    /** Binds the downcall and the segment handles, or returns null when the runtime has no final foreign function API. */
+    private static MethodHandle[] bind() {
         if (Runtime.version().feature() < 22 || !LinuxEpoll.AVAILABLE) {
             return null;
         }
@@ -93,12 +124,12 @@ final class NativePread {
             Method downcall = linkerClass.getMethod("downcallHandle", segmentClass, descriptorClass, options.getClass());
             MethodHandle pread = (MethodHandle) downcall.invoke(linker, symbol, descriptor, options);
 
-            // (byte[] array, long offset) -> MemorySegment.ofArray(array).asSlice(offset)
             MethodHandle ofArray = lookup.findStatic(segmentClass, "ofArray", MethodType.methodType(segmentClass, byte[].class));
             MethodHandle asSlice = lookup.findVirtual(segmentClass, "asSlice", MethodType.methodType(segmentClass, long.class));
-            MethodHandle slice = MethodHandles.collectArguments(asSlice, 0, ofArray);
-            MethodHandle bound = MethodHandles.collectArguments(pread, 1, slice);
-            return bound.asType(MethodType.methodType(long.class, int.class, byte[].class, long.class, long.class, long.class));
+            return new MethodHandle[] {
+                pread.asType(MethodType.methodType(long.class, int.class, Object.class, long.class, long.class)),
+                ofArray.asType(MethodType.methodType(Object.class, byte[].class)),
+                asSlice.asType(MethodType.methodType(Object.class, Object.class, long.class))};
         } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
             log.debug("No foreign-function pread on this runtime; kernel files are read through FileChannel", e);
             return null;
