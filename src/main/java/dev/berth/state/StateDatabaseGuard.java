@@ -74,7 +74,7 @@ public final class StateDatabaseGuard implements EnvironmentPostProcessor, Order
     @Override
     public void postProcessEnvironment(ConfigurableEnvironment env, SpringApplication application) {
         String url = env.getProperty("spring.datasource.url");
-        if (!isH2File(url)) {
+        if (url == null || !url.startsWith(H2_FILE)) {
             return;
         }
         String user = env.getProperty("spring.datasource.username", "sa");
@@ -85,8 +85,12 @@ public final class StateDatabaseGuard implements EnvironmentPostProcessor, Order
 
     /** Probes the database of {@code url}; quarantines its file if unreadable. Returns the quarantined file, if any. */
     Optional<Path> check(String url, String user, String password) {
-        String base = baseOf(url);
-        Path file = databaseFile(url);
+        String base = url.substring(H2_FILE.length());
+        int semi = base.indexOf(';');
+        if (semi >= 0) {
+            base = base.substring(0, semi);
+        }
+        Path file = Path.of(base + ".mv.db").toAbsolutePath().normalize();
         if (!Files.exists(file)) {
             return Optional.empty();
         }
@@ -124,22 +128,6 @@ public final class StateDatabaseGuard implements EnvironmentPostProcessor, Order
                 }
             }
         }
-    }
-
-    /** Whether {@code url} names an H2 database in a file ({@code jdbc:h2:file:}), the kind this guard probes. */
-    static boolean isH2File(String url) {
-        return url != null && url.startsWith(H2_FILE);
-    }
-
-    /** The file of the H2 database at {@code url} ({@code jdbc:h2:file:<base>[;settings]}): {@code <base>.mv.db}. */
-    static Path databaseFile(String url) {
-        return Path.of(baseOf(url) + ".mv.db").toAbsolutePath().normalize();
-    }
-
-    private static String baseOf(String url) {
-        String base = url.substring(H2_FILE.length());
-        int semi = base.indexOf(';');
-        return semi >= 0 ? base.substring(0, semi) : base;
     }
 
     /** What opening the database found. */

@@ -34,8 +34,6 @@ import org.springframework.util.ClassUtils;
  * <p>Spring Boot's database-initialisation ordering knows this bean ({@link Detector}, registered in
  * {@code META-INF/spring.factories}): the {@code JdbcClient}, {@code JdbcTemplate} and their kind are created after it,
  * so no store sees an unmigrated schema. With {@code spring.flyway.enabled=false} nothing is migrated, as with Boot.
- * When the start creates the database, {@link FlywayWarmUp} has rehearsed Flyway on a second thread meanwhile
- * ({@link FlywayRehearsal}); the migration waits for that to end, then runs as above.
  */
 @Component
 class StateSchema implements InitializingBean {
@@ -84,10 +82,6 @@ class StateSchema implements InitializingBean {
             return;
         }
         LOG.info("State database schema needs Flyway (decided in " + decided + " ms)");
-        if (beans.containsSingleton(FlywayRehearsal.BEAN_NAME)) {
-            // a new database: FlywayWarmUp rehearsed Flyway meanwhile; Flyway's logger is global, so it ends first
-            beans.getBean(FlywayRehearsal.BEAN_NAME, FlywayRehearsal.class).awaitEnd(FlywayRehearsal.WAIT_LIMIT);
-        }
         try {
             migration.migrate();
         } catch (RuntimeException e) {
