@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.net.URL;
+import java.nio.charset.StandardCharsets;
 import java.util.Collections;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -34,6 +35,8 @@ public class UnknownBerthKeysCheck implements EnvironmentPostProcessor, Ordered 
 
     private static final ConfigurationPropertyName ROOT = ConfigurationPropertyName.of("berth");
     private static final String METADATA = "META-INF/spring-configuration-metadata.json";
+    /** How a {@code berth.*} name starts in a metadata file ({@code "name": "berth.…"}; names are plain ASCII). */
+    private static final String BERTH_NAME = "\"berth.";
 
     /** After config data (application.yml) has been loaded. */
     @Override
@@ -106,21 +109,26 @@ public class UnknownBerthKeysCheck implements EnvironmentPostProcessor, Ordered 
             try {
                 // every jar has its own metadata file: read them all and keep the berth.* entries
                 for (URL url : Collections.list(loader.getResources(file))) {
+                    byte[] metadata;
                     try (InputStream in = url.openStream()) {
-                        for (JsonNode property : json.readTree(in).path("properties")) {
-                            String name = property.path("name").asString("");
-                            if (!name.startsWith("berth.")) {
-                                continue;
-                            }
-                            found |= file.equals(METADATA);
-                            String type = property.path("type").asString("");
-                            ConfigurationPropertyName parsed = ConfigurationPropertyName.of(name);
-                            if (type.startsWith("java.util.Map") || type.startsWith("java.util.List")
-                                    || type.startsWith("java.util.Set") || type.endsWith("[]")) {
-                                containers.add(parsed);
-                            } else {
-                                exact.add(parsed);
-                            }
+                        metadata = in.readAllBytes();
+                    }
+                    if (!mentionsBerth(metadata)) {
+                        continue; // Spring Boot's own files (~600 KB of JSON in 20 jars) name no berth.* key: not parsed
+                    }
+                    for (JsonNode property : json.readTree(metadata).path("properties")) {
+                        String name = property.path("name").asString("");
+                        if (!name.startsWith("berth.")) {
+                            continue;
+                        }
+                        found |= file.equals(METADATA);
+                        String type = property.path("type").asString("");
+                        ConfigurationPropertyName parsed = ConfigurationPropertyName.of(name);
+                        if (type.startsWith("java.util.Map") || type.startsWith("java.util.List")
+                                || type.startsWith("java.util.Set") || type.endsWith("[]")) {
+                            containers.add(parsed);
+                        } else {
+                            exact.add(parsed);
                         }
                     }
                 }
@@ -129,5 +137,10 @@ public class UnknownBerthKeysCheck implements EnvironmentPostProcessor, Ordered 
             }
         }
         return found;
+    }
+
+    /** Whether a metadata file can name a {@code berth.*} key: its text holds {@code "berth.} somewhere. */
+    static boolean mentionsBerth(byte[] metadata) {
+        return new String(metadata, StandardCharsets.ISO_8859_1).contains(BERTH_NAME);
     }
 }
