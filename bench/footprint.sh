@@ -123,7 +123,7 @@ for N in "${COUNTS[@]}"; do
   done >>"$WORK/files"
   for dir in /sys/fs/cgroup/berth-*/"$PREFIX"-*; do
     [[ -d "$dir" ]] || continue
-    for f in memory.current memory.peak memory.swap.current memory.stat cpu.stat; do [[ -e "$dir/$f" ]] && echo "$dir/$f"; done
+    for f in memory.current memory.peak memory.swap.current memory.stat cpu.stat cpu.pressure memory.pressure io.pressure; do [[ -e "$dir/$f" ]] && echo "$dir/$f"; done
   done >>"$WORK/files"
   interval_ms=1000
   "$WORK/cgroup-reader" "$WINDOW" "$interval_ms" <"$WORK/files" >"$WORK/reader.out" &
