@@ -60,6 +60,45 @@ class UnknownBerthKeysCheckTest {
     }
 
     @Test
+    void theStreamingReadSeesWhatJacksonsTreeSees() throws IOException {
+        JsonMapper json = JsonMapper.builder().build();
+        int files = 0;
+        for (String file : List.of("META-INF/spring-configuration-metadata.json",
+                "META-INF/additional-spring-configuration-metadata.json")) {
+            for (URL url : Collections.list(getClass().getClassLoader().getResources(file))) {
+                byte[] metadata;
+                try (InputStream in = url.openStream()) {
+                    metadata = in.readAllBytes();
+                }
+                List<UnknownBerthKeysCheck.MetadataEntry> tree = new ArrayList<>();
+                for (JsonNode property : json.readTree(metadata).path("properties")) {
+                    tree.add(new UnknownBerthKeysCheck.MetadataEntry(property.path("name").asString(""),
+                            property.path("type").asString("")));
+                }
+                assertThat(UnknownBerthKeysCheck.properties(metadata)).as(url.toString()).isEqualTo(tree);
+                files++;
+            }
+        }
+        assertThat(files).isGreaterThan(2);
+
+        byte[] odd = """
+                {"groups": [{"name": "x"}], "properties": [{"name": "berth.a", "type": "java.lang.String",
+                  "deprecation": {"level": "error"}, "defaultValue": [1, 2]}, 7, {"type": "java.util.Map<a,b>"},
+                  {"name": "berth.b", "type": null}]}
+                """.getBytes(StandardCharsets.UTF_8);
+        List<UnknownBerthKeysCheck.MetadataEntry> tree = new ArrayList<>();
+        for (JsonNode property : json.readTree(odd).path("properties")) {
+            tree.add(new UnknownBerthKeysCheck.MetadataEntry(property.path("name").asString(""),
+                    property.path("type").asString("")));
+        }
+        assertThat(UnknownBerthKeysCheck.properties(odd)).isEqualTo(tree).containsExactly(
+                new UnknownBerthKeysCheck.MetadataEntry("berth.a", "java.lang.String"),
+                new UnknownBerthKeysCheck.MetadataEntry("", ""),
+                new UnknownBerthKeysCheck.MetadataEntry("", "java.util.Map<a,b>"),
+                new UnknownBerthKeysCheck.MetadataEntry("berth.b", ""));
+    }
+
+    @Test
     void knownKeysPassAndATypoStopsTheStart() {
         assertThatNoException().isThrownBy(() -> check(Map.of("berth.data-dir", "/tmp/x",
                 "berth.drivers.raw-exec.enabled", "true", "berth.meta.rack", "r1")));
