@@ -57,7 +57,9 @@ class H2StoreCompactionTest {
         dataSource.destroy();
         JdbcClient reopened = JdbcClient.create(open(url));
         assertThat(documents(reopened)).isEqualTo(kept);
-        assertThat(info(reopened, "info.CHUNK_COUNT")).isLessThanOrEqualTo(10);
+        // the dropped chunks stay dropped; not "<= 10" again: opening a store shut down this way writes chunks of its own
+        // (5 -> 7 here), and under load the wait above can end at 9 or 10 while the compaction is still converging
+        assertThat(info(reopened, "info.CHUNK_COUNT")).isLessThan(before / 4);
     }
 
     @Test
