@@ -53,6 +53,8 @@ public class TaskStatsCollector implements SmartLifecycle {
     // one tick's snapshots, laid out once per change of the task set, so a /stats request is a lookup, not a scan
     private volatile PublishedSnapshots published = PublishedSnapshots.EMPTY;
     private volatile ScheduledExecutorService ticker;
+    /** Whether the last publish told the listeners "no task": then a tick with no task has nothing to do. */
+    private volatile boolean publishedNothing;
 
     public TaskStatsCollector(boolean enabled, Duration interval, Function<TaskStatsTarget, TaskStatsReader> readers,
             TaskCpuCapacity capacity, Clock clock) {
@@ -111,7 +113,10 @@ public class TaskStatsCollector implements SmartLifecycle {
         return published.ofAlloc(allocId);
     }
 
-    /** Called with the new snapshot map after every tick and every unregister (e.g. to reconcile meters). */
+    /**
+     * Called with the new snapshot map after every tick and every unregister (e.g. to reconcile meters); while no task
+     * is registered, once with the empty map rather than after every tick.
+     */
     public void addListener(Consumer<Map<TaskKey, TaskStatsSnapshot>> listener) {
         listeners.add(listener);
     }
@@ -120,8 +125,14 @@ public class TaskStatsCollector implements SmartLifecycle {
         return enabled;
     }
 
-    /** One tick: samples every registered task (bounded by one interval), then publishes the snapshot map. */
+    /**
+     * One tick: samples every registered task (bounded by one interval), then publishes the snapshot map. With no task
+     * registered and the empty map already published, it does nothing (publishing it again would change nothing).
+     */
     public void collect() {
+        if (publishedNothing && entries.isEmpty()) {
+            return; // no task, and the listeners already have the empty map: an idle agent's tick is this check
+        }
         List<Entry> due = new ArrayList<>(entries.size());
         for (Entry entry : entries.values()) {
             if (entry.reading.compareAndSet(false, true)) {
@@ -184,6 +195,7 @@ public class TaskStatsCollector implements SmartLifecycle {
                 log.warn("Task stats listener failed", e);
             }
         }
+        publishedNothing = next.isEmpty();
     }
 
     /** The latest snapshots in {@code layout}'s slots; null when a task of it has none any more. */
