@@ -102,6 +102,12 @@ public final class KickLoop {
         return state;
     }
 
+    /** The loop thread's state (for tests): {@code WAITING} when it waits for a kick only, {@code TIMED_WAITING} for
+     *  the period. */
+    synchronized Thread.State threadState() {
+        return thread == null ? Thread.State.NEW : thread.getState();
+    }
+
     private void run(long mine) {
         try {
             while (current == mine) {

@@ -79,6 +79,11 @@ public final class OshiHostStatsSource implements HostStatsSource {
         this.userHz = leanCpuTicks ? oshi.software.os.linux.LinuxOperatingSystemJNA.hz() : 0;
     }
 
+    /** Whether CPU ticks and uptime come from {@link ProcHostFiles} (OSHI's JNA Linux classes are in use). */
+    boolean leanReads() {
+        return leanCpuTicks && userHz > 0 && leanUptime;
+    }
+
     @Override
     public long[][] cpuTicks() {
         if (leanCpuTicks && userHz > 0) {

@@ -10,6 +10,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
@@ -31,6 +32,9 @@ import dev.berth.stats.TaskStatsTarget.TaskKey;
  * interval (a hung cgroupfs, a D-state process) stops holding a read slot and is left to finish in the background,
  * its task keeps its previous snapshot, and it is not read again until it returns — so one slow task never delays
  * the others.
+ *
+ * <p>While no task is registered the tick is not armed at all (after one tick that published the empty map): an idle
+ * agent spends nothing here; the next registration arms it again, with a first tick at once.
  *
  * <p>With {@code publish-allocation-metrics=false} nothing is registered or collected (Nomad ≥ 2025, §3.1).
  */
@@ -55,6 +59,12 @@ public class TaskStatsCollector implements SmartLifecycle {
     private volatile ScheduledExecutorService ticker;
     /** Whether the last publish told the listeners "no task": then a tick with no task has nothing to do. */
     private volatile boolean publishedNothing;
+    /**
+     * The periodic tick; null while stopped and while idle (no task registered and the empty map published): the first
+     * registration arms it again. Guarded by {@link #tickLock}.
+     */
+    private ScheduledFuture<?> tickTask;
+    private final Object tickLock = new Object();
 
     public TaskStatsCollector(boolean enabled, Duration interval, Function<TaskStatsTarget, TaskStatsReader> readers,
             TaskCpuCapacity capacity, Clock clock) {
@@ -83,6 +93,12 @@ public class TaskStatsCollector implements SmartLifecycle {
             replaced.retire();
         }
         KernelFile.sampledTasks(entries.size());
+        synchronized (tickLock) {
+            ScheduledExecutorService scheduler = ticker;
+            if (tickTask == null && scheduler != null && !scheduler.isShutdown()) {
+                tickTask = schedule(scheduler); // the ticks sleep while no task runs: this one wakes them
+            }
+        }
     }
 
     /** Stops sampling (exited/stop) and drops the task's snapshot at once, so its metric series disappear. */
@@ -237,9 +253,15 @@ public class TaskStatsCollector implements SmartLifecycle {
         // the tick (publish, meter reconcile) is background work too: it yields the CPU to API requests
         ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor(ThreadNiceness.lowered(
                 Thread.ofPlatform().name("berth-task-stats").daemon(true).factory(), ThreadNiceness.BACKGROUND));
+        synchronized (tickLock) {
+            ticker = scheduler;
+            tickTask = schedule(scheduler);
+        }
+    }
+
+    private ScheduledFuture<?> schedule(ScheduledExecutorService scheduler) {
         // fixed delay: a tick that ran long never queues up a burst of catch-up ticks
-        scheduler.scheduleWithFixedDelay(this::tickSafely, 0, interval.toNanos(), TimeUnit.NANOSECONDS);
-        ticker = scheduler;
+        return scheduler.scheduleWithFixedDelay(this::tickSafely, 0, interval.toNanos(), TimeUnit.NANOSECONDS);
     }
 
     // A periodic task that throws is never run again: catch everything, the next tick re-arms.
@@ -249,16 +271,36 @@ public class TaskStatsCollector implements SmartLifecycle {
         } catch (Throwable e) {
             log.warn("Task stats tick failed; retrying next interval", e);
         }
+        if (publishedNothing && entries.isEmpty()) {
+            synchronized (tickLock) {
+                // a registration puts its entry before it takes the lock: it either is seen here or re-arms the tick
+                if (entries.isEmpty() && tickTask != null) {
+                    tickTask.cancel(false); // nothing to sample or publish: sleep until a task registers
+                    tickTask = null;
+                }
+            }
+        }
     }
 
     @Override
     public void stop() {
-        ScheduledExecutorService scheduler = ticker;
-        ticker = null;
+        ScheduledExecutorService scheduler;
+        synchronized (tickLock) {
+            scheduler = ticker;
+            ticker = null;
+            tickTask = null;
+        }
         if (scheduler != null) {
             scheduler.shutdownNow();
         }
         reads.shutdownNow();
+    }
+
+    /** Whether the periodic tick is armed (false while stopped, and while idle with no task). */
+    boolean ticking() {
+        synchronized (tickLock) {
+            return tickTask != null;
+        }
     }
 
     @Override
