@@ -134,6 +134,8 @@ class ProcHostFilesTest {
                 typical.replace("MemTotal:       24684096 kB\n", ""),
                 typical.replace("SReclaimable:     300000 kB", "SReclaimable:     300000 kB  "),
                 typical + "Cached: 5 kB\n",                                                // a key twice: the last wins
+                typical.replace("MemFree:        20000000 kB", "MemFree: x kB") + "MemFree: 5 kB\n",
+                "Xyz: 1\nMemTotal: 5 kB\nMemTotalX: 7 kB\n xMemFree: 3 kB\n",
                 typical.replace("\n", "\r\n"),
                 "MemTotal: 99999999999999999999 kB\n",
                 "")) {
