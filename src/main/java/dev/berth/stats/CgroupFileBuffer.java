@@ -19,6 +19,7 @@ final class CgroupFileBuffer {
 
     private byte[] buf = new byte[4096];
     private int len;
+    private int firstFoundAt = -1;
     private ByteBuffer window;
     /**
      * Whether {@link #pread} reads through a direct buffer of its own: NIO copies a read into a heap buffer through a
@@ -27,6 +28,9 @@ final class CgroupFileBuffer {
      */
     private final boolean direct;
     private ByteBuffer nativeWindow;
+    /** {@link NativePread}'s segment over {@link #buf} (a new one when the array grows). */
+    private Object segment;
+    private byte[] segmentArray;
 
     CgroupFileBuffer() {
         this(false);
@@ -81,6 +85,32 @@ final class CgroupFileBuffer {
         }
     }
 
+    /**
+     * Reads a kept-open kernel file from offset 0 through {@link NativePread} straight into {@link #buf}.
+     *
+     * @return false when the read failed (a removed cgroup's files fail with {@code ENODEV})
+     */
+    boolean pread(int fd) {
+        len = 0;
+        while (true) {
+            int room = buf.length - len;
+            if (segmentArray != buf) {
+                segment = NativePread.segmentOf(buf);
+                segmentArray = buf;
+            }
+            long n = NativePread.pread(fd, segment, len, room, len);
+            if (n < 0) {
+                len = 0;
+                return false;
+            }
+            len += (int) n;
+            if (n < room) {
+                return true;
+            }
+            buf = Arrays.copyOf(buf, buf.length * 2);
+        }
+    }
+
     /** Reads at offset {@code len} straight into {@code buf} (NIO copies it through a temporary direct buffer). */
     private int readIntoHeapWindow(FileChannel channel) throws IOException {
         if (window == null || window.array() != buf) {
@@ -119,9 +149,22 @@ final class CgroupFileBuffer {
      * @return a bit mask of the keys found (bit i = keys[i])
      */
     long scan(byte[][] keys, long[] out) {
+        return scan(keys, out, 0);
+    }
+
+    /**
+     * {@link #scan(byte[][], long[])} from the line that holds byte {@code from} (0: the whole file), stopping once
+     * every key was found; {@link #firstFoundAt()} then tells where the first found key's line starts.
+     */
+    long scan(byte[][] keys, long[] out, int from) {
+        long all = keys.length == 64 ? -1L : (1L << keys.length) - 1;
         long found = 0;
-        int pos = 0;
-        while (pos < len) {
+        int pos = Math.min(Math.max(from, 0), len);
+        while (pos > 0 && buf[pos - 1] != '\n') {
+            pos--; // back to the start of that line
+        }
+        firstFoundAt = -1;
+        while (pos < len && found != all) {
             int keyEnd = pos;
             while (keyEnd < len && buf[keyEnd] != ' ' && buf[keyEnd] != '\t' && buf[keyEnd] != '\n') {
                 keyEnd++;
@@ -130,6 +173,9 @@ final class CgroupFileBuffer {
                 if ((found & (1L << k)) == 0 && equals(keys[k], pos, keyEnd)) {
                     out[k] = parseLong(keyEnd);
                     found |= 1L << k;
+                    if (firstFoundAt < 0) {
+                        firstFoundAt = pos;
+                    }
                     break;
                 }
             }
@@ -140,6 +186,11 @@ final class CgroupFileBuffer {
             pos++;
         }
         return found;
+    }
+
+    /** Where the line of the first key the last {@link #scan} found starts; -1 when it found none. */
+    int firstFoundAt() {
+        return firstFoundAt;
     }
 
     /** Starts of the space-separated fields of /proc/pid/stat after the {@code (comm)} field, which may hold spaces. */

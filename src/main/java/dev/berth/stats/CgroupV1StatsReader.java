@@ -26,12 +26,17 @@ final class CgroupV1StatsReader implements TaskStatsReader {
 
     private static final byte[][] MEMORY_STAT = CgroupFileBuffer.keys("total_rss", "total_cache", "total_mapped_file",
             "total_inactive_file", "rss", "cache", "mapped_file", "inactive_file");
+    /** memory.stat's hierarchical keys alone: a v1 kernel writes them all, after the local ones. */
+    private static final byte[][] MEMORY_STAT_TOTALS = CgroupFileBuffer.keys("total_rss", "total_cache",
+            "total_mapped_file", "total_inactive_file");
     private static final byte[][] CPUACCT_STAT = CgroupFileBuffer.keys("user", "system");
     private static final byte[][] CPU_STAT = CgroupFileBuffer.keys("nr_throttled", "throttled_time");
 
     /** The sampling thread's buffer, taken at the start of each {@link #read()} (the reads are synchronized). */
     private CgroupFileBuffer buffer;
     private final long[] values = new long[MEMORY_STAT.length];
+    /** Where memory.stat's hierarchical lines began at the last read: the next read looks for them from there. */
+    private int totalsAt;
     private final KernelFile usage;
     private final KernelFile maxUsage;
     private final KernelFile memoryStat;
@@ -68,7 +73,7 @@ final class CgroupV1StatsReader implements TaskStatsReader {
         readSingle(kmemUsage, memory, KERNEL_USAGE);
         readSingle(kmemMaxUsage, memory, KERNEL_MAX_USAGE);
         if (memoryStat != null && load(memoryStat)) {
-            long found = buffer.scan(MEMORY_STAT, values);
+            long found = scanMemoryStat();
             pick(memory, RSS, found, 0, 4);
             pick(memory, CACHE, found, 1, 5);
             pick(memory, MAPPED_FILE, found, 2, 6);
@@ -112,6 +117,31 @@ final class CgroupV1StatsReader implements TaskStatsReader {
         }
         return new TaskRawSample(memory.build(), new TaskCpuTimes(totalNs, userNs, systemNs, throttledPeriods, throttledNs, cpuFields),
                 Map.of());
+    }
+
+    /**
+     * memory.stat's wanted keys, as {@link CgroupFileBuffer#scan} of {@link #MEMORY_STAT} finds them. The hierarchical
+     * ones come last in the file and win over the local ones, so when all four are found from where they began last
+     * time (give or take a few digits of the values before them), the local half is not scanned; otherwise the whole
+     * file is.
+     */
+    private long scanMemoryStat() {
+        if (totalsAt > 0) {
+            long totals = buffer.scan(MEMORY_STAT_TOTALS, values, totalsAt);
+            if (totals == (1L << MEMORY_STAT_TOTALS.length) - 1) {
+                return totals; // bits 0-3: the hierarchical keys, at the same indexes as in MEMORY_STAT
+            }
+        }
+        long found = buffer.scan(MEMORY_STAT, values);
+        boolean allTotals = (found & 0xF) == 0xF;
+        totalsAt = allTotals ? totalsStart() : 0;
+        return found;
+    }
+
+    /** The start of the earliest hierarchical line, from a scan of the totals alone over the whole file. */
+    private int totalsStart() {
+        buffer.scan(MEMORY_STAT_TOTALS, new long[MEMORY_STAT_TOTALS.length], 0);
+        return Math.max(0, buffer.firstFoundAt());
     }
 
     private void readSingle(KernelFile path, TaskMemoryStats.Builder memory, TaskMemoryField field) throws IOException {

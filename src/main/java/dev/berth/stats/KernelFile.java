@@ -10,7 +10,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * One cgroup file of a task, opened once and re-read from offset 0 with {@code pread(2)} at every sample: the path
  * lookup, {@code open} and {@code close} (and the JDK's per-stream objects) are paid once per task instead of once per
- * file per second; what remains is the kernel generating the file's text. cgroupfs files are seq files, which restart
+ * file per second; what remains is the kernel generating the file's text. On Java 22+ the read is a foreign-function
+ * call straight into the buffer's array ({@link NativePread}); on 21 it goes through a {@code FileChannel}. cgroupfs files are seq files, which restart
  * at offset 0 and fill a read as far as the buffer allows, so a short read is the end of the file.
  *
  * <p>Descriptors are bounded by what the process can spare: kernel files together hold at most the descriptor limit
@@ -30,11 +31,20 @@ final class KernelFile implements AutoCloseable {
     private static volatile int tasks;
 
     private final Path path;
+    private final boolean nativeReads;
+    /** The kept-open descriptor when reads go through {@link NativePread}; -1 when not open that way. */
+    private int fd = -1;
     private FileChannel channel;
     private boolean closed;
 
     KernelFile(Path path) {
+        this(path, NativePread.AVAILABLE);
+    }
+
+    /** @param nativeReads read through {@link NativePread} (Java 22+) rather than a {@code FileChannel} */
+    KernelFile(Path path, boolean nativeReads) {
         this.path = path;
+        this.nativeReads = nativeReads;
     }
 
     Path path() {
@@ -65,31 +75,56 @@ final class KernelFile implements AutoCloseable {
         if (closed) {
             return false;
         }
-        if (channel != null && HELD.get() > allowed()) {
+        if (isOpen() && HELD.get() > allowed()) {
             release(); // more tasks arrived since it was opened: give the descriptor back
         }
-        if (channel == null && HELD.incrementAndGet() <= allowed()) {
-            try {
-                channel = FileChannel.open(path, StandardOpenOption.READ);
-            } catch (NoSuchFileException gone) {
-                HELD.decrementAndGet();
-                return false;
-            } catch (IOException | RuntimeException e) {
-                HELD.decrementAndGet();
-                throw e;
+        if (!isOpen() && HELD.incrementAndGet() <= allowed()) {
+            if (nativeReads) {
+                fd = NativePread.open(path);
+                if (fd < 0) {
+                    HELD.decrementAndGet(); // gone (or not readable): the plain read below says which
+                    return buffer.load(path.toString());
+                }
+            } else {
+                try {
+                    channel = FileChannel.open(path, StandardOpenOption.READ);
+                } catch (NoSuchFileException gone) {
+                    HELD.decrementAndGet();
+                    return false;
+                } catch (IOException | RuntimeException e) {
+                    HELD.decrementAndGet();
+                    throw e;
+                }
             }
-        } else if (channel == null) {
+        } else if (!isOpen()) {
             HELD.decrementAndGet();
             return buffer.load(path.toString()); // over budget: open, read, close
         }
-        try {
-            return buffer.pread(channel);
-        } catch (IOException removed) {
+        boolean read;
+        if (fd >= 0) {
+            read = buffer.pread(fd);
+        } else {
+            try {
+                read = buffer.pread(channel);
+            } catch (IOException removed) {
+                read = false;
+            }
+        }
+        if (!read) {
             // a removed cgroup's open files fail with ENODEV: the cgroup is gone, as a missing file is
             close();
             closed = false; // a new cgroup at the same path is opened afresh next time
-            return false;
         }
+        return read;
+    }
+
+    /** The kept-open descriptor of a native read, -1 when there is none (for tests). */
+    int descriptor() {
+        return fd;
+    }
+
+    private boolean isOpen() {
+        return fd >= 0 || channel != null;
     }
 
     @Override
@@ -99,6 +134,11 @@ final class KernelFile implements AutoCloseable {
     }
 
     private void release() {
+        if (fd >= 0) {
+            NativePread.close(fd);
+            fd = -1;
+            HELD.decrementAndGet();
+        }
         if (channel != null) {
             try {
                 channel.close();

@@ -48,14 +48,15 @@ public class TaskStatsCollector implements SmartLifecycle {
     private final TaskCpuCapacity capacity;
     private final Clock clock;
     private final Map<TaskKey, Entry> entries = new ConcurrentHashMap<>();
-    private final Map<TaskKey, TaskStatsSnapshot> latest = new ConcurrentHashMap<>();
     private final List<Consumer<Map<TaskKey, TaskStatsSnapshot>>> listeners = new CopyOnWriteArrayList<>();
     private final int parallelism;
     private volatile StatsReadPool reads;
-    /** Set when {@link #latest} gained or lost a task: the next publish lays the tasks out anew. */
+    /** Set when a task got its first snapshot or was unregistered or replaced: the next publish lays the tasks out anew. */
     private final AtomicBoolean structureChanged = new AtomicBoolean();
     // one tick's snapshots, laid out once per change of the task set, so a /stats request is a lookup, not a scan
     private volatile PublishedSnapshots published = PublishedSnapshots.EMPTY;
+    /** The entries of {@link #published}'s slots, in its layout's order; guarded by {@link #publish()}'s lock. */
+    private Entry[] publishedEntries = new Entry[0];
     private volatile ScheduledExecutorService ticker;
     /** Whether the last publish told the listeners "no task": then a tick with no task has nothing to do. */
     private volatile boolean publishedNothing;
@@ -88,9 +89,12 @@ public class TaskStatsCollector implements SmartLifecycle {
         if (!enabled) {
             return;
         }
-        Entry replaced = entries.put(target.key(), new Entry(target.key(), new TaskSampler(target, readers.apply(target), capacity, clock)));
+        Entry entry = new Entry(target.key(), new TaskSampler(target, readers.apply(target), capacity, clock));
+        Entry replaced = entries.put(target.key(), entry);
         if (replaced != null) {
-            replaced.retire();
+            entry.snapshot = replaced.snapshot; // published until the new reader's first sample, as before the swap
+            replaced.remove();
+            structureChanged.set(true);
         }
         KernelFile.sampledTasks(entries.size());
         synchronized (tickLock) {
@@ -106,10 +110,8 @@ public class TaskStatsCollector implements SmartLifecycle {
         TaskKey key = new TaskKey(allocId, task);
         Entry removed = entries.remove(key);
         if (removed != null) {
-            removed.retire();
+            removed.remove();
             KernelFile.sampledTasks(entries.size());
-        }
-        if (removed != null | latest.remove(key) != null) {
             structureChanged.set(true);
             publish();
         }
@@ -175,8 +177,10 @@ public class TaskStatsCollector implements SmartLifecycle {
         entry.started = true;
         try {
             TaskStatsSnapshot snapshot = entry.sampler.sample();
-            if (entries.get(key) == entry) { // not unregistered or replaced while reading
-                if (latest.put(key, snapshot) == null) {
+            if (!entry.removed) { // not unregistered or replaced while reading
+                boolean first = entry.snapshot == null;
+                entry.snapshot = snapshot;
+                if (first) {
                     structureChanged.set(true);
                 }
             }
@@ -187,16 +191,16 @@ public class TaskStatsCollector implements SmartLifecycle {
         } finally {
             entry.started = false;
             entry.reading.set(false);
-            if (entries.get(key) != entry) {
+            if (entry.removed) {
                 entry.retire(); // unregistered or replaced while reading: its reader's files are not needed any more
             }
         }
     }
 
     /**
-     * Publishes what {@link #latest} holds. While no task came or went since the last publish this is one array of
-     * the tick's snapshots in the previous layout; otherwise the tasks are laid out anew (and the snapshots of tasks
-     * unregistered while their read ran are dropped).
+     * Publishes the latest snapshot of every registered task. While no task came or went since the last publish this
+     * is one array of the tick's snapshots in the previous layout (no map lookup); otherwise the tasks are laid out anew
+     * (and the snapshots of tasks unregistered while their read ran are dropped).
      */
     private synchronized void publish() {
         PublishedSnapshots next = structureChanged.get() ? null : inSameLayout(published.layout());
@@ -214,15 +218,16 @@ public class TaskStatsCollector implements SmartLifecycle {
         publishedNothing = next.isEmpty();
     }
 
-    /** The latest snapshots in {@code layout}'s slots; null when a task of it has none any more. */
+    /** The latest snapshots in {@code layout}'s slots; null when a task of it was unregistered or replaced. */
     private PublishedSnapshots inSameLayout(PublishedSnapshots.Layout layout) {
-        if (layout.size() != latest.size()) {
+        Entry[] slots = publishedEntries;
+        if (layout.size() != slots.length) {
             return null;
         }
-        TaskStatsSnapshot[] values = new TaskStatsSnapshot[layout.size()];
+        TaskStatsSnapshot[] values = new TaskStatsSnapshot[slots.length];
         for (int i = 0; i < values.length; i++) {
-            values[i] = latest.get(layout.keyAt(i));
-            if (values[i] == null) {
+            values[i] = slots[i].snapshot;
+            if (slots[i].removed || values[i] == null) {
                 return null;
             }
         }
@@ -231,15 +236,21 @@ public class TaskStatsCollector implements SmartLifecycle {
 
     private PublishedSnapshots inNewLayout() {
         structureChanged.set(false); // a task sampled for the first time from now on marks the next publish
-        latest.keySet().retainAll(entries.keySet());
-        List<TaskKey> keys = new ArrayList<>(latest.size());
-        List<TaskStatsSnapshot> values = new ArrayList<>(latest.size());
-        latest.forEach((key, value) -> {
-            keys.add(key);
-            values.add(value);
-        });
-        return new PublishedSnapshots(PublishedSnapshots.Layout.of(keys.toArray(TaskKey[]::new)),
-                values.toArray(TaskStatsSnapshot[]::new));
+        List<Entry> sampled = new ArrayList<>(entries.size());
+        List<TaskStatsSnapshot> values = new ArrayList<>(entries.size());
+        for (Entry entry : entries.values()) {
+            TaskStatsSnapshot snapshot = entry.snapshot;
+            if (snapshot != null && !entry.removed) {
+                sampled.add(entry);
+                values.add(snapshot);
+            }
+        }
+        publishedEntries = sampled.toArray(Entry[]::new);
+        TaskKey[] keys = new TaskKey[publishedEntries.length];
+        for (int i = 0; i < keys.length; i++) {
+            keys[i] = publishedEntries[i].key;
+        }
+        return new PublishedSnapshots(PublishedSnapshots.Layout.of(keys), values.toArray(TaskStatsSnapshot[]::new));
     }
 
     @Override
@@ -318,10 +329,20 @@ public class TaskStatsCollector implements SmartLifecycle {
         final AtomicBoolean reading = new AtomicBoolean();
         final AtomicBoolean failureLogged = new AtomicBoolean();
         volatile boolean started;
+        /** Its latest sample; null before the first. */
+        volatile TaskStatsSnapshot snapshot;
+        /** Set once it left {@link #entries} (unregistered, or replaced by a new registration of the task). */
+        volatile boolean removed;
 
         Entry(TaskKey key, TaskSampler sampler) {
             this.key = key;
             this.sampler = sampler;
+        }
+
+        /** Marks it out of the registry, then retires it (a read still running retires it when it ends). */
+        void remove() {
+            removed = true;
+            retire();
         }
 
         /**

@@ -71,7 +71,22 @@ public record TaskStatsTarget(String allocId, String task, String job, String ta
         return new TaskKey(allocId, task);
     }
 
-    /** Identifies a task across registrations: allocation ID and task name. */
+    /**
+     * Identifies a task across registrations: allocation ID and task name. A key is looked up a few times per task and
+     * tick, so equality and hash are written out (a record's generated ones go through a method-handle chain, which
+     * the agent's C1-only JIT does not reduce to this).
+     */
     public record TaskKey(String allocId, String task) {
+
+        @Override
+        public boolean equals(Object other) {
+            return this == other || other instanceof TaskKey key && Objects.equals(allocId, key.allocId)
+                    && Objects.equals(task, key.task);
+        }
+
+        @Override
+        public int hashCode() {
+            return 31 * Objects.hashCode(allocId) + Objects.hashCode(task);
+        }
     }
 }

@@ -52,6 +52,37 @@ class CgroupStatsReadersTest {
     }
 
     @Test
+    void v1MemoryStatReadAgainAfterItsLinesMovedGivesWhatAFreshReaderGives(@org.junit.jupiter.api.io.TempDir Path dir)
+            throws IOException {
+        java.nio.file.Files.writeString(dir.resolve("memory.usage_in_bytes"), "900000\n");
+        CgroupV1StatsReader kept = new CgroupV1StatsReader(Map.of("memory", dir));
+        // the local values grow and shrink by many digits (the hierarchical lines move by more than a line either way),
+        // then the hierarchical lines go: every read must give what a reader without any history gives
+        String[] locals = {"1", "123456789012", "7", "98765432109876", "5"};
+        for (int round = 0; round < locals.length + 1; round++) {
+            boolean totals = round < locals.length;
+            String local = locals[Math.min(round, locals.length - 1)];
+            StringBuilder stat = new StringBuilder();
+            for (String key : new String[] {"cache", "rss", "rss_huge", "shmem", "mapped_file", "dirty", "inactive_file"}) {
+                stat.append(key).append(' ').append(local).append(key.length()).append('\n');
+            }
+            stat.append("hierarchical_memory_limit 9223372036854771712\n");
+            if (totals) {
+                for (String key : new String[] {"total_cache", "total_rss", "total_mapped_file", "total_inactive_file"}) {
+                    stat.append(key).append(' ').append(round + 1).append(key.length()).append('\n');
+                }
+            }
+            java.nio.file.Files.writeString(dir.resolve("memory.stat"), stat);
+
+            TaskMemoryStats read = kept.read().memory();
+            TaskMemoryStats fresh = new CgroupV1StatsReader(Map.of("memory", dir)).read().memory();
+
+            assertThat(read).as("round %d", round).usingRecursiveComparison().isEqualTo(fresh);
+            assertThat(read.rss()).isEqualTo(Long.parseLong(totals ? (round + 1) + "9" : local + "3"));
+        }
+    }
+
+    @Test
     void v2MapsAnonFileAndAddsUsageToSwapLikeRunc() throws IOException {
         TaskRawSample sample = new CgroupV2StatsReader(fixture("/cgroupv2/task")).read();
 

@@ -285,6 +285,25 @@ class TaskStatsCollectorTest {
     }
 
     @Test
+    void aReRegisteredTaskKeepsItsLastSnapshotPublishedUntilItsNewReaderSamples() {
+        AtomicInteger reads = new AtomicInteger();
+        readerByTask.put("web", () -> rss(reads.incrementAndGet()));
+        collector.register(target("a1", "web"));
+        collector.collect();
+        assertThat(collector.snapshot("a1", "web")).hasValueSatisfying(s -> assertThat(s.usage().memory().rss()).isEqualTo(1));
+
+        readerByTask.put("web", () -> rss(100 + reads.incrementAndGet()));
+        collector.register(target("a1", "web")); // a new reader and CPU history (a driver restarted the task)
+        assertThat(collector.snapshot("a1", "web")).as("the old sample until the new reader's first")
+                .hasValueSatisfying(s -> assertThat(s.usage().memory().rss()).isEqualTo(1));
+        collector.collect();
+        assertThat(collector.snapshot("a1", "web")).hasValueSatisfying(s -> assertThat(s.usage().memory().rss()).isEqualTo(102));
+        assertThat(collector.snapshots()).hasSize(1);
+        collector.collect();
+        assertThat(collector.snapshot("a1", "web")).hasValueSatisfying(s -> assertThat(s.usage().memory().rss()).isEqualTo(103));
+    }
+
+    @Test
     void withPublishingOffNothingIsRegisteredOrTicked() {
         collector = new TaskStatsCollector(false, Duration.ofMillis(200), t -> () -> rss(1), new TaskCpuCapacity(1000, 1), clock);
         collector.register(target("a1", "web"));
