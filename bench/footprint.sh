@@ -9,7 +9,9 @@
 # Every figure is printed with the load average at the moment it was taken (the 1-minute figure of /proc/loadavg).
 #
 # Usage: bench/footprint.sh [N ...]          (default: 1000 2000)
-# Env:   WINDOW=30 (CPU window, s), SETTLE=20 (wait after start / after all N running, s), AFTER_SETTLE=60 (after destroy),
+# Env:   WINDOW=30 (CPU window, s), SETTLE=20 (wait after start, s), N_SETTLE=180 (wait after all N running: the
+#        per-tick loops are interpreted until the JIT compiles them, ~60-100 ticks, and the heap trimmer gives back what
+#        placing them used at its first quiet look after that busy phase), AFTER_SETTLE=60 (after destroy),
 #        JAVA_OPTS (passed to bin/berth), LAUNCHER (default bin/berth), PAR=8 (parallel PUTs), KEEP=1 (keep data dir)
 # Needs: a build (./mvnw -Paot package -DskipTests for the AOT cache; a plain `package` works, just starts slower),
 #        gcc, curl, root (raw_exec tasks in cgroups).
@@ -19,6 +21,7 @@ COUNTS=("${@:-1000}")
 [[ $# -gt 0 ]] || COUNTS=(1000 2000)
 WINDOW=${WINDOW:-30}
 SETTLE=${SETTLE:-20}
+N_SETTLE=${N_SETTLE:-180}
 AFTER_SETTLE=${AFTER_SETTLE:-60} # after destroying: the heap trimmer looks every 30 s and trims after a quiet look
 PAR=${PAR:-8}
 LAUNCHER=${LAUNCHER:-bin/berth}
@@ -64,7 +67,7 @@ trap cleanup EXIT
 export -f put; export BASE
 gcc -O2 -o "$WORK/cgroup-reader" bench/cgroup-reader.c
 mkdir -p "$DATA"
-echo "# bench/footprint.sh $(date -u +%FT%TZ), $(nproc) cpus, kernel $(uname -r), counts: ${COUNTS[*]}, window ${WINDOW}s, settle ${SETTLE}s"
+echo "# bench/footprint.sh $(date -u +%FT%TZ), $(nproc) cpus, kernel $(uname -r), counts: ${COUNTS[*]}, window ${WINDOW}s, settle ${SETTLE}s, after N running ${N_SETTLE}s"
 echo "# launcher: $LAUNCHER, JAVA_OPTS='${JAVA_OPTS:-}'"
 
 wait_for_agent() { wait_healthy "$PORT" "$AGENT" || { echo "agent exited:"; tail -20 "$WORK/agent.log"; exit 1; }; }
@@ -110,7 +113,7 @@ for N in "${COUNTS[@]}"; do
   submitted=$N
   for _ in $(seq 1 900); do [[ "$(running)" -ge "$N" ]] 2>/dev/null && break; sleep 1; done
   row "N=$N: running allocations (submitted in)" "$(running) ($(( $(date +%s) - s0 )) s)"
-  sleep "$SETTLE"
+  sleep "$N_SETTLE"
   # the files the agent's task-stats reader opens for these tasks (cgroup v1; v2: the unified directory's files)
   : >"$WORK/files"
   for dir in /sys/fs/cgroup/memory/berth-*/"$PREFIX"-*; do
@@ -123,7 +126,7 @@ for N in "${COUNTS[@]}"; do
   done >>"$WORK/files"
   for dir in /sys/fs/cgroup/berth-*/"$PREFIX"-*; do
     [[ -d "$dir" ]] || continue
-    for f in memory.current memory.peak memory.swap.current memory.stat cpu.stat; do [[ -e "$dir/$f" ]] && echo "$dir/$f"; done
+    for f in memory.current memory.peak memory.swap.current memory.stat cpu.stat cpu.pressure memory.pressure io.pressure; do [[ -e "$dir/$f" ]] && echo "$dir/$f"; done
   done >>"$WORK/files"
   interval_ms=1000
   "$WORK/cgroup-reader" "$WINDOW" "$interval_ms" <"$WORK/files" >"$WORK/reader.out" &

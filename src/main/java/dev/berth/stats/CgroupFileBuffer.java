@@ -137,6 +137,11 @@ final class CgroupFileBuffer {
         return len;
     }
 
+    /** The bytes read ({@code [0, length())}); the buffer's own array, valid until its next read. */
+    byte[] bytes() {
+        return buf;
+    }
+
     /** The first number in the file ({@code max} and other words read as -1). */
     long firstLong() {
         return parseLong(0);

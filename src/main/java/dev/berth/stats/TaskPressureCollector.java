@@ -43,6 +43,8 @@ public class TaskPressureCollector {
 
     private final BerthMetrics metrics;
     private final Map<TaskKey, Long> sampledAt = new HashMap<>();
+    /** The v2 tasks' kept-open pressure files; closed when their task leaves the snapshots. */
+    private final Map<TaskKey, TaskPressureFiles> files = new HashMap<>();
     private final Map<MeterKey, Meter> meters = new HashMap<>();
     private volatile Map<TaskKey, TaskPressure> latest = Map.of();
 
@@ -64,6 +66,15 @@ public class TaskPressureCollector {
         Map<TaskKey, TaskPressure> next = new HashMap<>();
         Map<TaskKey, TaskStatsTarget> targets = new HashMap<>();
         sampledAt.keySet().retainAll(snapshots.keySet());
+        if (!files.isEmpty()) {
+            files.entrySet().removeIf(entry -> {
+                boolean gone = !snapshots.containsKey(entry.getKey());
+                if (gone) {
+                    entry.getValue().close();
+                }
+                return gone;
+            });
+        }
         for (Map.Entry<TaskKey, TaskStatsSnapshot> entry : snapshots.entrySet()) {
             TaskStatsSnapshot snapshot = entry.getValue();
             TaskStatsTarget target = snapshot.target();
@@ -74,7 +85,7 @@ public class TaskPressureCollector {
             Long at = sampledAt.put(entry.getKey(), snapshot.timestampNanos());
             // an unregister republishes the same samples: read again only after a new tick
             TaskPressure pressure = previous != null && at != null && at == snapshot.timestampNanos() ? previous
-                    : read(target.cgroupDirs().get(TaskCgroup.UNIFIED));
+                    : read(filesOf(entry.getKey(), target.cgroupDirs().get(TaskCgroup.UNIFIED)));
             if (pressure != null && !pressure.isEmpty()) {
                 next.put(entry.getKey(), pressure);
                 targets.put(entry.getKey(), target);
@@ -84,11 +95,25 @@ public class TaskPressureCollector {
         reconcile(targets);
     }
 
-    private static TaskPressure read(Path dir) {
+    /** The task's kept-open files, opened afresh when its cgroup directory changed (a re-registered task). */
+    private TaskPressureFiles filesOf(TaskKey key, Path dir) {
+        TaskPressureFiles kept = files.get(key);
+        if (kept != null && kept.dir().equals(dir)) {
+            return kept;
+        }
+        if (kept != null) {
+            kept.close();
+        }
+        TaskPressureFiles opened = new TaskPressureFiles(dir);
+        files.put(key, opened);
+        return opened;
+    }
+
+    private static TaskPressure read(TaskPressureFiles files) {
         try {
-            return TaskPressure.read(dir);
+            return files.read();
         } catch (IOException | RuntimeException e) {
-            log.debug("Cannot read pressure files in {}: {}", dir, e.toString());
+            log.debug("Cannot read pressure files in {}: {}", files.dir(), e.toString());
             return null;
         }
     }

@@ -22,6 +22,21 @@ class HeapTrimmerPolicyTest {
     }
 
     @Test
+    void anAgentThatOnlyRunsItsTasksIsNotTrimmedAgainAndAgain() {
+        HeapTrimmer.Policy policy = new HeapTrimmer.Policy(0, 60 * MB);
+        policy.trimmed(100, 120 * MB);
+        long collections = 100;
+        for (int period = 0; period < 40; period++) {
+            // a young collection every other period or so (1,000 tasks sampled every second), up to three in one
+            collections += period % 3 == 0 ? 0 : period % 7 == 0 ? HeapTrimmer.BUSY_COLLECTIONS - 1 : 1;
+            assertThat(policy.look(collections, 121 * MB)).as("period %d", period).isFalse();
+        }
+        collections += HeapTrimmer.BUSY_COLLECTIONS; // then a busy period (allocations destroyed)
+        assertThat(policy.look(collections, 121 * MB)).isFalse();
+        assertThat(policy.look(collections, 121 * MB)).as("quiet after a busy period").isTrue();
+    }
+
+    @Test
     void aBusyPhaseThatGrowsTheHeapByHalfIsTrimmedWithoutWaitingForQuiet() {
         HeapTrimmer.Policy policy = new HeapTrimmer.Policy(0, 60 * MB);
         policy.trimmed(1, 60 * MB);
