@@ -1,6 +1,7 @@
 package dev.berth.stats;
 
 import java.nio.ByteOrder;
+import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 
 import com.sun.jna.Native;
@@ -20,6 +21,8 @@ final class HostLibC {
     static final int F_FRSIZE = 1, F_BLOCKS = 2, F_BFREE = 3, F_BAVAIL = 4, F_FILES = 5, F_FFREE = 6;
     private static final short POLLPRI = 0x2;
 
+    private static final Charset ENCODING = encoding();
+
     static final boolean AVAILABLE = register();
 
     private HostLibC() {
@@ -29,9 +32,9 @@ final class HostLibC {
 
     private static native int poll(int[] fds, long nfds, int timeout);
 
-    /** The path as a NUL-terminated C string (JNA's default encoding is UTF-8 on Linux). */
+    /** The path as a NUL-terminated C string, encoded as JNA encodes a {@code String} argument. */
     static byte[] cString(String path) {
-        byte[] bytes = path.getBytes(StandardCharsets.UTF_8);
+        byte[] bytes = path.getBytes(ENCODING);
         byte[] c = new byte[bytes.length + 1];
         System.arraycopy(bytes, 0, c, 0, bytes.length);
         return c;
@@ -65,6 +68,14 @@ final class HostLibC {
 
     private static int revents(int packed) {
         return ByteOrder.nativeOrder() == ByteOrder.LITTLE_ENDIAN ? packed >>> 16 : packed & 0xffff;
+    }
+
+    private static Charset encoding() {
+        try {
+            return Charset.forName(Native.getDefaultStringEncoding());
+        } catch (RuntimeException | LinkageError unknown) {
+            return StandardCharsets.UTF_8;
+        }
     }
 
     private static boolean register() {
