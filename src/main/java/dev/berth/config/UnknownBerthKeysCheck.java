@@ -4,14 +4,17 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.net.URL;
+import java.nio.charset.StandardCharsets;
 import java.util.Collections;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.TreeSet;
 
-import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.core.JsonParser;
+import tools.jackson.core.JsonToken;
+import tools.jackson.core.ObjectReadContext;
+import tools.jackson.core.json.JsonFactory;
 
 import org.springframework.boot.EnvironmentPostProcessor;
 import org.springframework.boot.SpringApplication;
@@ -34,6 +37,9 @@ public class UnknownBerthKeysCheck implements EnvironmentPostProcessor, Ordered 
 
     private static final ConfigurationPropertyName ROOT = ConfigurationPropertyName.of("berth");
     private static final String METADATA = "META-INF/spring-configuration-metadata.json";
+    /** How a {@code berth.*} name starts in a metadata file ({@code "name": "berth.…"}; names are plain ASCII). */
+    private static final String BERTH_NAME = "\"berth.";
+    private static final JsonFactory JSON = new JsonFactory();
 
     /** After config data (application.yml) has been loaded. */
     @Override
@@ -100,27 +106,31 @@ public class UnknownBerthKeysCheck implements EnvironmentPostProcessor, Ordered 
 
     private static boolean readMetadata(List<ConfigurationPropertyName> exact, List<ConfigurationPropertyName> containers) {
         boolean found = false;
-        JsonMapper json = JsonMapper.builder().build();
         ClassLoader loader = UnknownBerthKeysCheck.class.getClassLoader();
         for (String file : List.of(METADATA, "META-INF/additional-spring-configuration-metadata.json")) {
             try {
                 // every jar has its own metadata file: read them all and keep the berth.* entries
                 for (URL url : Collections.list(loader.getResources(file))) {
+                    byte[] metadata;
                     try (InputStream in = url.openStream()) {
-                        for (JsonNode property : json.readTree(in).path("properties")) {
-                            String name = property.path("name").asString("");
-                            if (!name.startsWith("berth.")) {
-                                continue;
-                            }
-                            found |= file.equals(METADATA);
-                            String type = property.path("type").asString("");
-                            ConfigurationPropertyName parsed = ConfigurationPropertyName.of(name);
-                            if (type.startsWith("java.util.Map") || type.startsWith("java.util.List")
-                                    || type.startsWith("java.util.Set") || type.endsWith("[]")) {
-                                containers.add(parsed);
-                            } else {
-                                exact.add(parsed);
-                            }
+                        metadata = in.readAllBytes();
+                    }
+                    if (!mentionsBerth(metadata)) {
+                        continue; // Spring Boot's own files (~600 KB of JSON in 20 jars) name no berth.* key: not parsed
+                    }
+                    for (MetadataEntry property : properties(metadata)) {
+                        String name = property.name();
+                        if (!name.startsWith("berth.")) {
+                            continue;
+                        }
+                        found |= file.equals(METADATA);
+                        String type = property.type();
+                        ConfigurationPropertyName parsed = ConfigurationPropertyName.of(name);
+                        if (type.startsWith("java.util.Map") || type.startsWith("java.util.List")
+                                || type.startsWith("java.util.Set") || type.endsWith("[]")) {
+                            containers.add(parsed);
+                        } else {
+                            exact.add(parsed);
                         }
                     }
                 }
@@ -129,5 +139,55 @@ public class UnknownBerthKeysCheck implements EnvironmentPostProcessor, Ordered 
             }
         }
         return found;
+    }
+
+    /** One entry of a metadata file's {@code properties}: its {@code name} and {@code type} ("" when absent). */
+    record MetadataEntry(String name, String type) {
+    }
+
+    /**
+     * The entries of a metadata file's {@code properties} array, read with Jackson's streaming parser (building a
+     * {@code JsonMapper} and a tree at every start cost more than the rest of the check). A value that is not a scalar
+     * reads as "".
+     */
+    static List<MetadataEntry> properties(byte[] metadata) {
+        List<MetadataEntry> entries = new ArrayList<>();
+        try (JsonParser parser = JSON.createParser(ObjectReadContext.empty(), metadata)) {
+            if (parser.nextToken() != JsonToken.START_OBJECT) {
+                return entries;
+            }
+            for (String field = parser.nextName(); field != null; field = parser.nextName()) {
+                if (parser.nextToken() != JsonToken.START_ARRAY || !field.equals("properties")) {
+                    parser.skipChildren();
+                    continue;
+                }
+                for (JsonToken element = parser.nextToken(); element != JsonToken.END_ARRAY; element = parser.nextToken()) {
+                    if (element != JsonToken.START_OBJECT) {
+                        parser.skipChildren();
+                        entries.add(new MetadataEntry("", "")); // as Jackson's tree reads it: no name, no type
+                        continue;
+                    }
+                    String name = "";
+                    String type = "";
+                    for (String key = parser.nextName(); key != null; key = parser.nextName()) {
+                        JsonToken value = parser.nextToken();
+                        String text = value.isScalarValue() && value != JsonToken.VALUE_NULL ? parser.getString() : "";
+                        parser.skipChildren();
+                        if (key.equals("name")) {
+                            name = text;
+                        } else if (key.equals("type")) {
+                            type = text;
+                        }
+                    }
+                    entries.add(new MetadataEntry(name, type));
+                }
+            }
+        }
+        return entries;
+    }
+
+    /** Whether a metadata file can name a {@code berth.*} key: its text holds {@code "berth.} somewhere. */
+    static boolean mentionsBerth(byte[] metadata) {
+        return new String(metadata, StandardCharsets.ISO_8859_1).contains(BERTH_NAME);
     }
 }
