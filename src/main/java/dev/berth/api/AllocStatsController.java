@@ -64,7 +64,9 @@ class AllocStatsController {
         } else {
             usage = AllocResourceUsage.of(AllocStats.of(snapshots, filter),
                     s -> pressure.pressure(s.target().allocId(), s.target().task()).orElse(null));
-            built.put(key, new Built(snapshots, usage));
+            if (!snapshots.isEmpty()) { // no task running: cheap to build, and kept out of the cache, which is
+                built.put(key, new Built(snapshots, usage)); // emptied only when the task stats publish
+            }
         }
         return devices.holdsDevices(id) ? AllocDeviceStats.withDeviceStats(usage, id, filter, deviceStats) : usage;
     }

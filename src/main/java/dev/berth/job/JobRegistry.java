@@ -32,6 +32,8 @@ public class JobRegistry {
     private final JsonMapper json = JsonMapper.builder().build();
     private final Map<String, List<ObjectNode>> versions = new ConcurrentHashMap<>();
     private final Map<String, ObjectNode> evals = new ConcurrentHashMap<>();
+    /** Told after every registration (the job loops sleep while there is no job). */
+    private final List<Runnable> registrationListeners = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     public JobRegistry(JobStore store, ChangeFeed feed, Clock clock) {
         this.store = store;
@@ -99,6 +101,7 @@ public class JobRegistry {
                 list.removeLast();
             }
             p.publish(Topic.Job, "JobRegistered", id, ns, Map.of("Job", next));
+            registrationListeners.forEach(Runnable::run);
             return new Registered(next, index, changed);
         }
     }
@@ -144,6 +147,21 @@ public class JobRegistry {
     /** The job's versions, newest first. */
     public List<ObjectNode> versions(String ns, String id) {
         return List.copyOf(versions.getOrDefault(key(ns, id), List.of()));
+    }
+
+    /** Runs {@code listener} after every registration (on the registering thread; it must not block). */
+    public void onRegistration(Runnable listener) {
+        registrationListeners.add(listener);
+    }
+
+    /** Whether the current version of some job passes {@code test}; no copy, no sort. */
+    public boolean anyJob(java.util.function.Predicate<ObjectNode> test) {
+        for (List<ObjectNode> list : versions.values()) {
+            if (!list.isEmpty() && test.test(list.getFirst())) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** The current version of every job. */

@@ -1,33 +1,57 @@
 package dev.berth.job;
 
 import java.time.Duration;
-import java.util.concurrent.Semaphore;
-import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.BooleanSupplier;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A loop on one virtual thread that runs {@code pass} when kicked and at least once per {@code period}; a failed pass is
- * logged and the loop goes on. It can be stopped and started again (Spring's test framework pauses idle cached contexts):
- * each start begins a new generation, and a loop of an older generation ends at its next turn.
+ * A loop on one virtual thread that runs {@code pass} when kicked and, while {@code periodic} answers true, at least
+ * once per {@code period}; a failed pass is logged and the loop goes on. While {@code periodic} answers false (nothing
+ * for a pass to do: no job at all) the loop sleeps until kicked or {@linkplain #wake() woken}, so an idle agent does
+ * not run a pass every second; {@code periodic} is asked before every wait, and whatever makes it true must
+ * {@link #kick()} or {@link #wake()} the loop. It can be stopped and started again (Spring's test framework pauses idle
+ * cached contexts): each start begins a new generation, and a loop of an older generation ends at its next turn; a
+ * restarted loop runs a pass at once.
  */
 public final class KickLoop {
 
     private static final Logger log = LoggerFactory.getLogger(KickLoop.class);
 
+    /** What the loop's thread is doing (for tests). */
+    enum State { STOPPED, PASS, WAITING_FOR_PERIOD, WAITING_FOR_KICK }
+
     private final String name;
     private final Runnable pass;
     private final long periodNanos;
-    private final Semaphore kick = new Semaphore(0);
+    private final BooleanSupplier periodic;
+    private final ReentrantLock lock = new ReentrantLock();
+    private final Condition signalled = lock.newCondition();
+    /** guarded by lock: a pass was asked for */
+    private boolean kicked;
+    /** guarded by lock: {@link #periodic} may have turned true */
+    private boolean woken;
     private long generation;
     private volatile long current;
+    private volatile State state = State.STOPPED;
     private Thread thread;
 
+    /** A loop that runs a pass at least once per {@code period}, whatever happens. */
     public KickLoop(String name, Duration period, Runnable pass) {
+        this(name, period, pass, () -> true);
+    }
+
+    /**
+     * @param periodic whether a pass is due every {@code period} now; asked before each wait, on the loop's thread
+     */
+    public KickLoop(String name, Duration period, Runnable pass, BooleanSupplier periodic) {
         this.name = name;
         this.pass = pass;
         this.periodNanos = period.toNanos();
+        this.periodic = periodic;
     }
 
     /** Starts a loop unless one of the current generation runs. */
@@ -45,7 +69,7 @@ public final class KickLoop {
     /** Ends the loop: it runs no further pass after the one in progress, if any. */
     public synchronized void stop() {
         current = 0;
-        kick.release();
+        kick(); // wakes the old loop, which ends; the kick stays for a loop started later
     }
 
     public synchronized boolean running() {
@@ -54,28 +78,103 @@ public final class KickLoop {
 
     /** Asks for a pass now. */
     public void kick() {
-        kick.release();
+        lock.lock();
+        try {
+            kicked = true;
+            signalled.signalAll();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Tells a sleeping loop that passes may be due every period again (the first after a period); runs no pass. */
+    public void wake() {
+        lock.lock();
+        try {
+            woken = true;
+            signalled.signalAll();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    State state() {
+        return state;
+    }
+
+    /** The loop thread's state (for tests): {@code WAITING} when it waits for a kick only, {@code TIMED_WAITING} for
+     *  the period. */
+    synchronized Thread.State threadState() {
+        return thread == null ? Thread.State.NEW : thread.getState();
     }
 
     private void run(long mine) {
-        while (current == mine) {
-            try {
-                boolean kicked = kick.tryAcquire(periodNanos, TimeUnit.NANOSECONDS);
-                if (current != mine) {
-                    if (kicked) {
-                        kick.release(); // the kick was meant for the loop that replaced this one
+        try {
+            while (current == mine) {
+                try {
+                    if (!awaitTurn(mine)) {
+                        return;
                     }
+                    state = State.PASS;
+                    pass.run();
+                } catch (InterruptedException e) {
                     return;
+                } catch (VirtualMachineError e) {
+                    throw e;
+                } catch (RuntimeException | Error e) {
+                    // one bad pass (a job that cannot be reconciled) must not end placement for every job
+                    log.warn("{}: pass failed", name, e);
                 }
-                kick.drainPermits();
-                pass.run();
-            } catch (InterruptedException e) {
-                return;
-            } catch (VirtualMachineError e) {
-                throw e;
-            } catch (RuntimeException | Error e) {
-                // one bad pass (a job that cannot be reconciled) must not end placement for every job
-                log.warn("{}: pass failed", name, e);
+            }
+        } finally {
+            if (current == mine || current == 0) {
+                state = State.STOPPED;
+            }
+        }
+    }
+
+    /**
+     * Waits for a kick, or for the period while passes are periodic. True: run a pass; false: this loop is stale.
+     * A kick that arrives for a stale loop is left for the loop that replaced it.
+     */
+    private boolean awaitTurn(long mine) throws InterruptedException {
+        boolean timed = false;
+        long deadline = 0;
+        while (true) {
+            if (!timed && periodic.getAsBoolean()) {
+                timed = true;
+                deadline = System.nanoTime() + periodNanos;
+            }
+            state = timed ? State.WAITING_FOR_PERIOD : State.WAITING_FOR_KICK;
+            lock.lockInterruptibly();
+            try {
+                while (true) {
+                    if (current != mine) {
+                        return false;
+                    }
+                    if (kicked) {
+                        kicked = false;
+                        woken = false;
+                        return true;
+                    }
+                    if (woken) {
+                        woken = false;
+                        if (!timed) {
+                            break; // ask periodic again, outside the lock
+                        }
+                    }
+                    if (timed) {
+                        long left = deadline - System.nanoTime();
+                        if (left <= 0) {
+                            return true;
+                        }
+                        signalled.awaitNanos(left);
+                    } else {
+                        signalled.await();
+                    }
+                }
+            } finally {
+                lock.unlock();
             }
         }
     }

@@ -30,7 +30,8 @@ import dev.berth.events.ChangeFeed;
 
 /**
  * Places jobs on this node: one loop (a virtual thread) reconciles every job with its allocations when kicked (a job
- * registered or stopped) and once a second (blocked placements, reschedule delays, alloc status changes). Each job gets
+ * registered or stopped) and once a second (blocked placements, reschedule delays, alloc status changes) while there
+ * is any job; with none it sleeps until one is registered. Each job gets
  * {@code count} allocations per group named {@code job.group[i]}, submitted through {@link AllocManager#submit} (validation
  * and admission as for any allocation). The plan of one pass is {@link JobPlan}; this class carries it out.
  */
@@ -49,7 +50,7 @@ public class LocalScheduler implements AutoCloseable {
     /** Per job key: the open eval waiting for this pass and the blocked eval, if any. */
     private final Map<String, String> pendingEval = new ConcurrentHashMap<>();
     private final Map<String, String> blockedEval = new ConcurrentHashMap<>();
-    private final KickLoop loop = new KickLoop("berth-scheduler", java.time.Duration.ofSeconds(1), this::reconcileAll);
+    private final KickLoop loop;
 
     public LocalScheduler(JobRegistry jobs, AllocManager allocs, JobStore store, ChangeFeed feed, Clock clock,
                           Supplier<Map<String, String>> nodeAttributes) {
@@ -59,6 +60,10 @@ public class LocalScheduler implements AutoCloseable {
         this.feed = feed;
         this.clock = clock;
         this.nodeAttributes = nodeAttributes;
+        // a pass with no job does nothing: the loop sleeps until a registration (or a kick) while there is none
+        this.loop = new KickLoop("berth-scheduler", java.time.Duration.ofSeconds(1), this::reconcileAll,
+                () -> jobs.anyJob(job -> true));
+        jobs.onRegistration(loop::wake);
         for (JobStore.Document d : store.placements()) {
             Placement p = json.readValue(d.json(), Placement.class);
             placements.put(p.allocId(), p);

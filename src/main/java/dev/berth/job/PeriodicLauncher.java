@@ -24,7 +24,8 @@ import dev.berth.job.cron.CronSchedule;
  * seconds>} with {@code ParentID} set and {@code Periodic} removed, and registered as a job of its own. With
  * {@code prohibit_overlap} a launch is skipped while an earlier child is not dead. The last launch of every job is
  * persisted: after a restart the schedule resumes from it, a slot is never launched twice, and slots missed while the
- * agent was down give one launch now (Nomad's catch-up on leader election). Ticks come from a {@link KickLoop}; tests call
+ * agent was down give one launch now (Nomad's catch-up on leader election). Ticks come from a {@link KickLoop} (every
+ * second while {@link #hasWork()}, none while no periodic job exists); tests call
  * {@link #tick()} with their own {@link Clock}.
  */
 public class PeriodicLauncher implements AutoCloseable {
@@ -44,7 +45,7 @@ public class PeriodicLauncher implements AutoCloseable {
     private final Clock clock;
     private final ChildRegistrar registrar;
     private final Map<String, Long> lastLaunch = new ConcurrentHashMap<>();
-    private final KickLoop loop = new KickLoop("berth-periodic", Duration.ofSeconds(1), this::tick);
+    private final KickLoop loop;
 
     public PeriodicLauncher(JobRegistry jobs, JobStore store, Clock clock, ChildRegistrar registrar) {
         this.jobs = jobs;
@@ -54,6 +55,15 @@ public class PeriodicLauncher implements AutoCloseable {
         for (JobStore.PeriodicLaunch l : store.periodicLaunches()) {
             lastLaunch.put(JobRegistry.key(l.namespace(), l.jobId()), l.launchMillis());
         }
+        // ticks every second while a periodic job is active or a recorded launch may still be purged; else it sleeps
+        // until a registration (every active periodic job was registered at some point: at start the loop asks anew)
+        this.loop = new KickLoop("berth-periodic", Duration.ofSeconds(1), this::tick, this::hasWork);
+        jobs.onRegistration(loop::wake);
+    }
+
+    /** Whether a tick can do anything: a periodic job to launch, or a recorded launch to drop once its job is purged. */
+    boolean hasWork() {
+        return !lastLaunch.isEmpty() || jobs.anyJob(PeriodicLauncher::active);
     }
 
     /** Nomad's {@code IsPeriodicActive}: periodic, enabled, not stopped, not a parameterized template. */

@@ -15,6 +15,8 @@ final class HostCpuStatsCalculator {
     static final int USER = 0, NICE = 1, SYSTEM = 2, IDLE = 3, IOWAIT = 4, IRQ = 5, SOFTIRQ = 6, STEAL = 7;
 
     private long[][] previous = new long[0][];
+    /** "cpu0", "cpu1", ...: built once, not concatenated at every tick. */
+    private String[] names = new String[0];
 
     /**
      * @param ticks            per logical core, cumulative ticks in {@code TickType} order (any time unit)
@@ -24,6 +26,12 @@ final class HostCpuStatsCalculator {
         int cores = ticks.length;
         double mhzPerCore = cores == 0 ? 0 : totalComputeMhz / cores;
         List<HostCpuStats> result = new ArrayList<>(cores);
+        if (names.length < cores) {
+            names = new String[cores];
+            for (int core = 0; core < cores; core++) {
+                names[core] = "cpu" + core;
+            }
+        }
         for (int core = 0; core < cores; core++) {
             long[] now = ticks[core];
             long[] before = core < previous.length && previous[core] != null ? previous[core] : new long[now.length];
@@ -33,7 +41,7 @@ final class HostCpuStatsCalculator {
             double user = clamp((at(now, USER) - at(before, USER)) / deltaTotal * 100, 0.0);
             double system = clamp((at(now, SYSTEM) - at(before, SYSTEM)) / deltaTotal * 100, 0.0);
             double total = clamp((deltaTotal - deltaIdle) / deltaTotal * 100, 0.0);
-            result.add(new HostCpuStats("cpu" + core, user, system, idle, total, total / 100 * mhzPerCore));
+            result.add(new HostCpuStats(names[core], user, system, idle, total, total / 100 * mhzPerCore));
         }
         previous = copy(ticks);
         return result;

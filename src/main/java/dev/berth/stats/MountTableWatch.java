@@ -37,6 +37,8 @@ final class MountTableWatch implements AutoCloseable {
     private static final LibC LIBC = load();
 
     private final Memory pollFd;
+    /** The pollfd for {@link HostLibC#pollPri} (no JNA proxy, no NativeLong per look). */
+    private final int[] pollInts = new int[2];
     private int fd;
     private boolean first = true;
 
@@ -58,11 +60,17 @@ final class MountTableWatch implements AutoCloseable {
         if (fd < 0) {
             return true;
         }
-        pollFd.setInt(0, fd);
-        pollFd.setShort(4, POLLPRI);
-        pollFd.setShort(6, (short) 0);
-        int ready = LIBC.poll(pollFd, new NativeLong(1), 0);
-        boolean changed = ready < 0 || (ready > 0 && (pollFd.getShort(6) & (POLLPRI | POLLERR | POLLNVAL)) != 0);
+        boolean changed;
+        if (HostLibC.AVAILABLE) {
+            int revents = HostLibC.pollPri(fd, pollInts);
+            changed = revents < 0 || (revents & (POLLPRI | POLLERR | POLLNVAL)) != 0;
+        } else {
+            pollFd.setInt(0, fd);
+            pollFd.setShort(4, POLLPRI);
+            pollFd.setShort(6, (short) 0);
+            int ready = LIBC.poll(pollFd, new NativeLong(1), 0);
+            changed = ready < 0 || (ready > 0 && (pollFd.getShort(6) & (POLLPRI | POLLERR | POLLNVAL)) != 0);
+        }
         if (first) {
             first = false;
             return true;

@@ -27,16 +27,29 @@ import dev.berth.config.CpuClock;
  * {@code Used}/{@code Free}, and which file system types are backed by a device. Partitions are enumerated only when
  * the mount table changes ({@link MountTableWatch}), at most every {@link #REFRESH_AFTER}; a tick costs one {@code statvfs} per reported partition plus one
  * for the alloc dir, whatever the number of task mounts.
+ *
+ * <p>OSHI is used once (processor, memory size, the first enumeration of partitions); the per-tick reads of CPU
+ * ticks, memory and uptime go through {@link ProcHostFiles} (kept-open files, bytes parsed in place, the same figures
+ * as OSHI's), and {@code statvfs} through {@link HostLibC} (no JNA {@code Structure} per call).
  */
 public final class OshiHostStatsSource implements HostStatsSource {
 
     private final CentralProcessor processor;
     private final GlobalMemory memory;
     private final OperatingSystem os;
-    private final Path meminfo;
     private final Set<String> deviceFileSystems;
     private volatile double totalComputeMhz = -1;
     private final MountTableWatch mountTable;
+    /** The per-tick reads of /proc/stat, /proc/meminfo and /proc/uptime; guarded by itself. */
+    private final ProcHostFiles procFiles;
+    /** Whether {@link #procFiles} stands in for OSHI's CPU ticks and uptime (OSHI's JNA Linux classes only). */
+    private final boolean leanCpuTicks;
+    private final boolean leanUptime;
+    private final int logicalProcessors;
+    private final long userHz;
+    /** The last {@link #usage} directory and its C string, so a tick neither normalises nor encodes it again. */
+    private Path usageDir;
+    private byte[] usageCPath;
     /** A partition mounted or unmounted shows up in the host stats within this time. */
     static final Duration REFRESH_AFTER = Duration.ofSeconds(30);
     /** The partitions {@link #disks()} reports, as of the last mount-table change; null before the first tick. */
@@ -56,14 +69,32 @@ public final class OshiHostStatsSource implements HostStatsSource {
         this.processor = systemInfo.getHardware().getProcessor();
         this.memory = systemInfo.getHardware().getMemory();
         this.os = systemInfo.getOperatingSystem();
-        this.meminfo = meminfo;
         this.deviceFileSystems = readDeviceFileSystems(filesystems);
         this.mounts = Path.of("/proc/self/mounts");
         this.mountTable = MountTableWatch.open(mounts);
+        this.procFiles = new ProcHostFiles("/proc/stat", meminfo.toString(), "/proc/uptime");
+        this.leanCpuTicks = "oshi.hardware.platform.linux.LinuxCentralProcessorJNA".equals(processor.getClass().getName());
+        this.leanUptime = "oshi.software.os.linux.LinuxOperatingSystemJNA".equals(os.getClass().getName());
+        this.logicalProcessors = processor.getLogicalProcessorCount();
+        this.userHz = leanCpuTicks ? oshi.software.os.linux.LinuxOperatingSystemJNA.hz() : 0;
+    }
+
+    /** Whether CPU ticks and uptime come from {@link ProcHostFiles} (OSHI's JNA Linux classes are in use). */
+    boolean leanReads() {
+        return leanCpuTicks && userHz > 0 && leanUptime;
     }
 
     @Override
     public long[][] cpuTicks() {
+        if (leanCpuTicks && userHz > 0) {
+            synchronized (procFiles) {
+                try {
+                    return procFiles.cpuTicks(logicalProcessors, userHz);
+                } catch (IOException unreadable) {
+                    // OSHI's own read below reports what it makes of it (all zero)
+                }
+            }
+        }
         return processor.getProcessorCpuLoadTicks();
     }
 
@@ -81,7 +112,9 @@ public final class OshiHostStatsSource implements HostStatsSource {
     @Override
     public HostMemoryStats memory() {
         try {
-            return Meminfo.parse(Files.readString(meminfo)).toStats();
+            synchronized (procFiles) {
+                return procFiles.meminfo().toStats();
+            }
         } catch (IOException | RuntimeException notLinux) {
             // Without /proc/meminfo only total and available are known.
             long total = memory.getTotal();
@@ -95,7 +128,7 @@ public final class OshiHostStatsSource implements HostStatsSource {
         List<DiskReading> readings = new ArrayList<>();
         for (Partition partition : partitions()) {
             try {
-                Space space = statfs(partition.mount());
+                Space space = statfs(partition.cPath(), partition.mount());
                 if (space == null) {
                     readings.add(new DiskReading.Failed(partition.mount(), "statfs failed"));
                 } else if (space.total() <= 0) {
@@ -138,7 +171,7 @@ public final class OshiHostStatsSource implements HostStatsSource {
             String device = store.getVolume();
             // gopsutil Partitions(all=false): only file systems backed by a device (not "nodev" in /proc/filesystems).
             if (device != null && !device.equals("none") && isDeviceBacked(store.getType())) {
-                found.add(new Partition(device, store.getMount()));
+                found.add(new Partition(device, store.getMount(), HostLibC.cString(store.getMount())));
             }
         }
         partitions = List.copyOf(found);
@@ -172,6 +205,16 @@ public final class OshiHostStatsSource implements HostStatsSource {
 
     @Override
     public HostDiskStats usage(Path dir) throws IOException {
+        byte[] cPath = usageCPath(dir);
+        if (HostLibC.AVAILABLE) {
+            // the directory exists once the first allocation ran: one statvfs, no walk up with Files.exists
+            long[] vfs = new long[HostLibC.STATVFS_LONGS];
+            if (HostLibC.statfs(cPath, vfs)) {
+                Space space = space(vfs);
+                return HostDiskStats.of("", "", space.total(), space.free(), space.usable(), space.totalInodes(),
+                        space.freeInodes());
+            }
+        }
         Path existing = dir.toAbsolutePath().normalize();
         while (existing != null && !Files.exists(existing)) {
             existing = existing.getParent(); // the alloc dir may not exist before the first allocation
@@ -180,7 +223,7 @@ public final class OshiHostStatsSource implements HostStatsSource {
             throw new IOException("no existing ancestor of " + dir);
         }
         // statvfs of the directory describes the file system holding it: space and inodes in one call
-        Space space = statfs(existing.toString());
+        Space space = statfs(HostLibC.cString(existing.toString()), existing.toString());
         if (space != null) {
             return HostDiskStats.of("", "", space.total(), space.free(), space.usable(), space.totalInodes(),
                     space.freeInodes());
@@ -189,13 +232,37 @@ public final class OshiHostStatsSource implements HostStatsSource {
         return HostDiskStats.of("", "", store.getTotalSpace(), store.getUnallocatedSpace(), store.getUsableSpace(), 0, 0);
     }
 
+    private synchronized byte[] usageCPath(Path dir) {
+        if (dir != usageDir) {
+            usageCPath = HostLibC.cString(dir.toAbsolutePath().normalize().toString());
+            usageDir = dir;
+        }
+        return usageCPath;
+    }
+
     @Override
     public long uptimeSeconds() {
+        if (leanUptime) {
+            synchronized (procFiles) {
+                try {
+                    return procFiles.uptimeSeconds();
+                } catch (IOException unreadable) {
+                    // OSHI's own read below reports what it makes of it (0)
+                }
+            }
+        }
         return os.getSystemUptime();
     }
 
-    /** {@code statvfs(2)} of {@code path}, computed as OSHI does; null when it fails or libc is not reachable. */
-    private static Space statfs(String path) {
+    /**
+     * {@code statvfs(2)} of {@code path} ({@code cPath}: the same as a C string), computed as OSHI does; null when it
+     * fails or libc is not reachable.
+     */
+    private static Space statfs(byte[] cPath, String path) {
+        if (HostLibC.AVAILABLE) {
+            long[] vfs = new long[HostLibC.STATVFS_LONGS];
+            return HostLibC.statfs(cPath, vfs) ? space(vfs) : null;
+        }
         if (!Platform.isLinux()) {
             return null;
         }
@@ -212,7 +279,13 @@ public final class OshiHostStatsSource implements HostStatsSource {
         }
     }
 
-    private record Partition(String device, String mount) {
+    private static Space space(long[] vfs) {
+        long fragment = vfs[HostLibC.F_FRSIZE];
+        return new Space(vfs[HostLibC.F_BLOCKS] * fragment, vfs[HostLibC.F_BFREE] * fragment,
+                vfs[HostLibC.F_BAVAIL] * fragment, vfs[HostLibC.F_FILES], vfs[HostLibC.F_FFREE]);
+    }
+
+    private record Partition(String device, String mount, byte[] cPath) {
     }
 
     private record Space(long total, long free, long usable, long totalInodes, long freeInodes) {

@@ -10,6 +10,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
@@ -31,6 +32,9 @@ import dev.berth.stats.TaskStatsTarget.TaskKey;
  * interval (a hung cgroupfs, a D-state process) stops holding a read slot and is left to finish in the background,
  * its task keeps its previous snapshot, and it is not read again until it returns — so one slow task never delays
  * the others.
+ *
+ * <p>While no task is registered the tick is not armed at all (after one tick that published the empty map): an idle
+ * agent spends nothing here; the next registration arms it again, with a first tick at once.
  *
  * <p>With {@code publish-allocation-metrics=false} nothing is registered or collected (Nomad ≥ 2025, §3.1).
  */
@@ -54,6 +58,14 @@ public class TaskStatsCollector implements SmartLifecycle {
     /** The entries of {@link #published}'s slots, in its layout's order; guarded by {@link #publish()}'s lock. */
     private Entry[] publishedEntries = new Entry[0];
     private volatile ScheduledExecutorService ticker;
+    /** Whether the last publish told the listeners "no task": then a tick with no task has nothing to do. */
+    private volatile boolean publishedNothing;
+    /**
+     * The periodic tick; null while stopped and while idle (no task registered and the empty map published): the first
+     * registration arms it again. Guarded by {@link #tickLock}.
+     */
+    private ScheduledFuture<?> tickTask;
+    private final Object tickLock = new Object();
 
     public TaskStatsCollector(boolean enabled, Duration interval, Function<TaskStatsTarget, TaskStatsReader> readers,
             TaskCpuCapacity capacity, Clock clock) {
@@ -85,6 +97,12 @@ public class TaskStatsCollector implements SmartLifecycle {
             structureChanged.set(true);
         }
         KernelFile.sampledTasks(entries.size());
+        synchronized (tickLock) {
+            ScheduledExecutorService scheduler = ticker;
+            if (tickTask == null && scheduler != null && !scheduler.isShutdown()) {
+                tickTask = schedule(scheduler); // the ticks sleep while no task runs: this one wakes them
+            }
+        }
     }
 
     /** Stops sampling (exited/stop) and drops the task's snapshot at once, so its metric series disappear. */
@@ -113,7 +131,10 @@ public class TaskStatsCollector implements SmartLifecycle {
         return published.ofAlloc(allocId);
     }
 
-    /** Called with the new snapshot map after every tick and every unregister (e.g. to reconcile meters). */
+    /**
+     * Called with the new snapshot map after every tick and every unregister (e.g. to reconcile meters); while no task
+     * is registered, once with the empty map rather than after every tick.
+     */
     public void addListener(Consumer<Map<TaskKey, TaskStatsSnapshot>> listener) {
         listeners.add(listener);
     }
@@ -122,8 +143,14 @@ public class TaskStatsCollector implements SmartLifecycle {
         return enabled;
     }
 
-    /** One tick: samples every registered task (bounded by one interval), then publishes the snapshot map. */
+    /**
+     * One tick: samples every registered task (bounded by one interval), then publishes the snapshot map. With no task
+     * registered and the empty map already published, it does nothing (publishing it again would change nothing).
+     */
     public void collect() {
+        if (publishedNothing && entries.isEmpty()) {
+            return; // no task, and the listeners already have the empty map: an idle agent's tick is this check
+        }
         List<Entry> due = new ArrayList<>(entries.size());
         for (Entry entry : entries.values()) {
             if (entry.reading.compareAndSet(false, true)) {
@@ -188,6 +215,7 @@ public class TaskStatsCollector implements SmartLifecycle {
                 log.warn("Task stats listener failed", e);
             }
         }
+        publishedNothing = next.isEmpty();
     }
 
     /** The latest snapshots in {@code layout}'s slots; null when a task of it was unregistered or replaced. */
@@ -236,9 +264,15 @@ public class TaskStatsCollector implements SmartLifecycle {
         // the tick (publish, meter reconcile) is background work too: it yields the CPU to API requests
         ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor(ThreadNiceness.lowered(
                 Thread.ofPlatform().name("berth-task-stats").daemon(true).factory(), ThreadNiceness.BACKGROUND));
+        synchronized (tickLock) {
+            ticker = scheduler;
+            tickTask = schedule(scheduler);
+        }
+    }
+
+    private ScheduledFuture<?> schedule(ScheduledExecutorService scheduler) {
         // fixed delay: a tick that ran long never queues up a burst of catch-up ticks
-        scheduler.scheduleWithFixedDelay(this::tickSafely, 0, interval.toNanos(), TimeUnit.NANOSECONDS);
-        ticker = scheduler;
+        return scheduler.scheduleWithFixedDelay(this::tickSafely, 0, interval.toNanos(), TimeUnit.NANOSECONDS);
     }
 
     // A periodic task that throws is never run again: catch everything, the next tick re-arms.
@@ -248,16 +282,36 @@ public class TaskStatsCollector implements SmartLifecycle {
         } catch (Throwable e) {
             log.warn("Task stats tick failed; retrying next interval", e);
         }
+        if (publishedNothing && entries.isEmpty()) {
+            synchronized (tickLock) {
+                // a registration puts its entry before it takes the lock: it either is seen here or re-arms the tick
+                if (entries.isEmpty() && tickTask != null) {
+                    tickTask.cancel(false); // nothing to sample or publish: sleep until a task registers
+                    tickTask = null;
+                }
+            }
+        }
     }
 
     @Override
     public void stop() {
-        ScheduledExecutorService scheduler = ticker;
-        ticker = null;
+        ScheduledExecutorService scheduler;
+        synchronized (tickLock) {
+            scheduler = ticker;
+            ticker = null;
+            tickTask = null;
+        }
         if (scheduler != null) {
             scheduler.shutdownNow();
         }
         reads.shutdownNow();
+    }
+
+    /** Whether the periodic tick is armed (false while stopped, and while idle with no task). */
+    boolean ticking() {
+        synchronized (tickLock) {
+            return tickTask != null;
+        }
     }
 
     @Override

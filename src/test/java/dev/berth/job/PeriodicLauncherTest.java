@@ -45,7 +45,7 @@ class PeriodicLauncherTest {
     }));
     final MovingClock clock = new MovingClock(T0);
     final JsonMapper json = JsonMapper.builder().build();
-    final List<String> launched = new ArrayList<>();
+    final List<String> launched = java.util.Collections.synchronizedList(new ArrayList<>());
 
     JobRegistry registry = new JobRegistry(store, feed, clock);
     PeriodicLauncher launcher = launcher();
@@ -66,6 +66,38 @@ class PeriodicLauncherTest {
         ObjectNode canonical = JobDefaults.canonicalize(job);
         JobValidation.validate(canonical);
         return registry.register(canonical, null).job();
+    }
+
+    @Test
+    void withoutAPeriodicJobTheLauncherHasNothingToTickFor() throws Exception {
+        assertThat(launcher.hasWork()).isFalse();
+        ObjectNode plain = (ObjectNode) json.readTree("""
+                {"ID":"web","Name":"web","Type":"service",
+                 "TaskGroups":[{"Name":"g","Count":1,"Tasks":[{"Name":"t","Driver":"raw_exec","Config":{"command":"/bin/true"}}]}]}""");
+        registry.register(JobDefaults.canonicalize(plain), null);
+        assertThat(launcher.hasWork()).as("a job that is not periodic").isFalse();
+
+        periodicJob("{\"Spec\":\"*/5 * * * *\"}");
+        assertThat(launcher.hasWork()).isTrue();
+        launcher.tick();
+        registry.purge("default", "report");
+        assertThat(launcher.hasWork()).as("its recorded start is dropped at the next tick").isTrue();
+        launcher.tick();
+        assertThat(launcher.hasWork()).isFalse();
+    }
+
+    /** The loop sleeps with no periodic job; the registration of one wakes it, and it launches on time without a kick. */
+    @Test
+    void aRegistrationWakesTheSleepingLoop() throws Exception {
+        launcher.start();
+        try {
+            periodicJob("{\"Spec\":\"*/5 * * * *\"}");
+            clock.set(Instant.parse("2026-11-26T10:05:00Z"));
+            org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(30))
+                    .until(() -> List.copyOf(launched).equals(List.of("report/periodic-1795687500 periodic-job")));
+        } finally {
+            launcher.close();
+        }
     }
 
     @Test

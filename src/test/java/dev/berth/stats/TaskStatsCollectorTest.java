@@ -182,6 +182,45 @@ class TaskStatsCollectorTest {
         assertThat(collector.snapshotsOf("a2")).hasSize(1);
     }
 
+    /** With no task the tick is not even armed; a registration arms it and the task is sampled without a kick. */
+    @Test
+    void theTickSleepsWhileNoTaskRunsAndARegistrationWakesIt() {
+        readerByTask.put("web", () -> rss(7));
+        collector.start();
+        await().atMost(Duration.ofSeconds(30)).until(() -> !collector.ticking());
+
+        collector.register(target("a1", "web"));
+        assertThat(collector.ticking()).isTrue();
+        await().atMost(Duration.ofSeconds(30)).until(() -> collector.snapshot("a1", "web").isPresent());
+
+        collector.unregister("a1", "web");
+        await().atMost(Duration.ofSeconds(30)).until(() -> !collector.ticking());
+        assertThat(collector.snapshots()).isEmpty();
+        collector.stop();
+        assertThat(collector.ticking()).isFalse();
+    }
+
+    /** An idle agent's tick: with no task, the empty map reaches the listeners once, not every second. */
+    @Test
+    void withNoTaskTheListenersHearOfTheEmptyMapOnceUntilATaskComes() {
+        readerByTask.put("web", () -> rss(5));
+        List<Set<TaskKey>> seen = new ArrayList<>();
+        collector.addListener(snapshots -> seen.add(Set.copyOf(snapshots.keySet())));
+
+        collector.collect();
+        collector.collect();
+        collector.collect();
+        assertThat(seen).containsExactly(Set.of());
+
+        collector.register(target("a1", "web"));
+        collector.collect();
+        collector.unregister("a1", "web");
+        collector.collect();
+        collector.collect();
+        assertThat(seen).containsExactly(Set.of(), Set.of(new TaskKey("a1", "web")), Set.of());
+        assertThat(collector.snapshots()).isEmpty();
+    }
+
     @Test
     void unregisterDropsTheSnapshotAtOnceAndTellsListeners() {
         readerByTask.put("web", () -> rss(5));
