@@ -75,12 +75,13 @@ record SchemaLook(List<String> locations, String table, String schema, String pr
         if (!understood) {
             return Optional.empty();
         }
-        Optional<SortedSet<SchemaVersion>> bundled = bundledVersions(classLoader);
-        if (bundled.isEmpty() || bundled.get().isEmpty()) {
+        // the history first: a new database has none, and Flyway lists the scripts itself then
+        Optional<SortedSet<SchemaVersion>> applied = appliedVersions(dataSource);
+        if (applied.isEmpty() || applied.get().isEmpty()) {
             return Optional.empty();
         }
-        Optional<SortedSet<SchemaVersion>> applied = appliedVersions(dataSource);
-        if (applied.isEmpty() || !applied.get().equals(bundled.get())) {
+        Optional<SortedSet<SchemaVersion>> bundled = bundledVersions(classLoader);
+        if (bundled.isEmpty() || bundled.get().isEmpty() || !applied.get().equals(bundled.get())) {
             return Optional.empty();
         }
         return Optional.of(bundled.get().last());
