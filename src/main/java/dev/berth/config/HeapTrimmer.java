@@ -26,7 +26,9 @@ import org.springframework.stereotype.Component;
  *       second never leave a quiet minute) fills the old generation with garbage promoted early; or</li>
  *   <li>the agent went quiet (no collection during the last period) after a busy period since the last trim (one with
  *       at least {@value #BUSY_COLLECTIONS} collections): after start-up, and after allocations are placed or
- *       destroyed, it returns what they used. Once per quiet phase. An agent that is merely running its tasks (a
+ *       destroyed, it returns what they used; also when a {@link QuietRelease} has much to give back
+ *       ({@link QuietRelease#pending()}: H2's chunks after allocations were destroyed in fewer collections). Once per
+ *       quiet phase. An agent that is merely running its tasks (a
  *       young collection every half minute or so at 1,000 tasks) is not busy: a full collection, the page-cache
  *       release and H2's compaction there cost 0.15–0.5 s of CPU each and gave back ~3 MB.</li>
  * </ul>
@@ -52,6 +54,14 @@ public class HeapTrimmer implements SmartLifecycle {
     public interface QuietRelease {
         /** Drops what is only kept for speed. Must not block for long; a failure is logged and ignored. */
         void release();
+
+        /**
+         * Whether it holds so much to give back that the next quiet look should trim even without a busy period (the
+         * state database's chunks after many allocations were destroyed quickly). Asked at every look; cheap.
+         */
+        default boolean pending() {
+            return false;
+        }
     }
 
     private final MemoryMXBean memory = ManagementFactory.getMemoryMXBean();
@@ -90,7 +100,7 @@ public class HeapTrimmer implements SmartLifecycle {
     /** One look; returns whether it asked for a full GC. */
     boolean check() {
         long committed = memory.getHeapMemoryUsage().getCommitted();
-        if (!policy.look(collections(), committed)) {
+        if (!policy.look(collections(), committed, releasePending())) {
             return false;
         }
         boolean quiet = policy.quiet();
@@ -103,6 +113,19 @@ public class HeapTrimmer implements SmartLifecycle {
         log.debug("heap trimmed ({}): committed {} MB -> {} MB", quiet ? "quiet, caches released" : "grown",
                 committed >> 20, after >> 20);
         return true;
+    }
+
+    private boolean releasePending() {
+        for (QuietRelease release : releases) {
+            try {
+                if (release.pending()) {
+                    return true;
+                }
+            } catch (RuntimeException e) {
+                log.debug("a cache could not tell whether it has something to release", e);
+            }
+        }
+        return false;
     }
 
     private void releaseCaches() {
@@ -130,8 +153,13 @@ public class HeapTrimmer implements SmartLifecycle {
 
         /** One look; true when a full GC should run now. */
         boolean look(long collections, long committed) {
+            return look(collections, committed, false);
+        }
+
+        /** One look, told whether a {@link QuietRelease} has much to give back (that counts as a busy period). */
+        boolean look(long collections, long committed, boolean releasePending) {
             boolean quiet = collections == lastCollections;
-            if (collections - lastCollections >= BUSY_COLLECTIONS) {
+            if (collections - lastCollections >= BUSY_COLLECTIONS || releasePending) {
                 busySinceTrim = true;
             }
             lastCollections = collections;

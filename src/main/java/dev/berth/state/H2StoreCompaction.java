@@ -56,6 +56,19 @@ class H2StoreCompaction implements HeapTrimmer.QuietRelease {
         this.cacheRelease = cacheRelease;
     }
 
+    /** Chunks in the store above which a quiet look compacts even without a busy period (a few remain after one). */
+    static final int PENDING_CHUNKS = 64;
+
+    /** Whether the store holds more than {@link #PENDING_CHUNKS} chunks (many small commits since the last compaction). */
+    @Override
+    public boolean pending() {
+        try (Connection connection = dataSource.getConnection()) {
+            return store(connection).map(H2StoreCompaction::chunks).orElse(-1) > PENDING_CHUNKS;
+        } catch (SQLException | RuntimeException e) {
+            return false;
+        }
+    }
+
     @Override
     public void release() {
         int retention = compactNow();

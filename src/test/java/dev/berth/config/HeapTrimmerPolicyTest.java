@@ -37,6 +37,17 @@ class HeapTrimmerPolicyTest {
     }
 
     @Test
+    void aCacheWithMuchToGiveBackMakesTheNextQuietLookTrimWithoutABusyPeriod() {
+        HeapTrimmer.Policy policy = new HeapTrimmer.Policy(0, 60 * MB);
+        policy.trimmed(10, 120 * MB);
+        assertThat(policy.look(12, 121 * MB, false)).as("two collections: not busy").isFalse();
+        assertThat(policy.look(12, 121 * MB, false)).as("quiet, but nothing busy since the trim").isFalse();
+        assertThat(policy.look(13, 121 * MB, true)).as("a release is pending, but collections ran").isFalse();
+        assertThat(policy.look(13, 121 * MB, false)).as("the next quiet look").isTrue();
+        assertThat(policy.quiet()).isTrue();
+    }
+
+    @Test
     void aBusyPhaseThatGrowsTheHeapByHalfIsTrimmedWithoutWaitingForQuiet() {
         HeapTrimmer.Policy policy = new HeapTrimmer.Policy(0, 60 * MB);
         policy.trimmed(1, 60 * MB);

@@ -46,11 +46,14 @@ class H2StoreCompactionTest {
         assertThat(before).as("chunks after %d small commits", 300 * 5).isGreaterThan(100);
 
         H2StoreCompaction compaction = compaction(dataSource);
+        assertThat(compaction.pending()).as("over %d chunks: the heap trimmer's next quiet look compacts", H2StoreCompaction.PENDING_CHUNKS)
+                .isTrue();
         // a chunk is rewritten or dropped only once it is older than the retention time, as in H2's own housekeeping
         await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(250)).untilAsserted(() -> {
             compaction.compactNow();
             assertThat(info(jdbc, "info.CHUNK_COUNT")).isLessThanOrEqualTo(10);
         });
+        assertThat(compaction.pending()).isFalse();
         assertThat(documents(jdbc)).isEqualTo(kept);
 
         jdbc.sql("SHUTDOWN IMMEDIATELY").update(); // no clean close (which would compact by itself): as a crash leaves it
