@@ -36,22 +36,15 @@ class UnknownBerthKeysCheckTest {
         JsonMapper json = JsonMapper.builder().build();
         int skipped = 0;
         List<String> berthKeysInSkipped = new ArrayList<>();
-        for (String file : List.of("META-INF/spring-configuration-metadata.json",
-                "META-INF/additional-spring-configuration-metadata.json")) {
-            for (URL url : Collections.list(getClass().getClassLoader().getResources(file))) {
-                byte[] metadata;
-                try (InputStream in = url.openStream()) {
-                    metadata = in.readAllBytes();
-                }
-                if (UnknownBerthKeysCheck.mentionsBerth(metadata)) {
-                    continue;
-                }
-                skipped++;
-                for (JsonNode property : json.readTree(metadata).path("properties")) {
-                    String name = property.path("name").asString("");
-                    if (name.startsWith("berth")) {
-                        berthKeysInSkipped.add(name + " in " + url);
-                    }
+        for (Map.Entry<String, byte[]> file : metadataFiles().entrySet()) {
+            if (UnknownBerthKeysCheck.mentionsBerth(file.getValue())) {
+                continue;
+            }
+            skipped++;
+            for (JsonNode property : json.readTree(file.getValue()).path("properties")) {
+                String name = property.path("name").asString("");
+                if (name.startsWith("berth")) {
+                    berthKeysInSkipped.add(name + " in " + file.getKey());
                 }
             }
         }
@@ -63,21 +56,10 @@ class UnknownBerthKeysCheckTest {
     void theStreamingReadSeesWhatJacksonsTreeSees() throws IOException {
         JsonMapper json = JsonMapper.builder().build();
         int files = 0;
-        for (String file : List.of("META-INF/spring-configuration-metadata.json",
-                "META-INF/additional-spring-configuration-metadata.json")) {
-            for (URL url : Collections.list(getClass().getClassLoader().getResources(file))) {
-                byte[] metadata;
-                try (InputStream in = url.openStream()) {
-                    metadata = in.readAllBytes();
-                }
-                List<UnknownBerthKeysCheck.MetadataEntry> tree = new ArrayList<>();
-                for (JsonNode property : json.readTree(metadata).path("properties")) {
-                    tree.add(new UnknownBerthKeysCheck.MetadataEntry(property.path("name").asString(""),
-                            property.path("type").asString("")));
-                }
-                assertThat(UnknownBerthKeysCheck.properties(metadata)).as(url.toString()).isEqualTo(tree);
-                files++;
-            }
+        for (Map.Entry<String, byte[]> file : metadataFiles().entrySet()) {
+            assertThat(UnknownBerthKeysCheck.properties(file.getValue())).as(file.getKey())
+                    .isEqualTo(treeEntries(json, file.getValue()));
+            files++;
         }
         assertThat(files).isGreaterThan(2);
 
@@ -86,12 +68,7 @@ class UnknownBerthKeysCheckTest {
                   "deprecation": {"level": "error"}, "defaultValue": [1, 2]}, 7, {"type": "java.util.Map<a,b>"},
                   {"name": "berth.b", "type": null}]}
                 """.getBytes(StandardCharsets.UTF_8);
-        List<UnknownBerthKeysCheck.MetadataEntry> tree = new ArrayList<>();
-        for (JsonNode property : json.readTree(odd).path("properties")) {
-            tree.add(new UnknownBerthKeysCheck.MetadataEntry(property.path("name").asString(""),
-                    property.path("type").asString("")));
-        }
-        assertThat(UnknownBerthKeysCheck.properties(odd)).isEqualTo(tree).containsExactly(
+        assertThat(UnknownBerthKeysCheck.properties(odd)).isEqualTo(treeEntries(json, odd)).containsExactly(
                 new UnknownBerthKeysCheck.MetadataEntry("berth.a", "java.lang.String"),
                 new UnknownBerthKeysCheck.MetadataEntry("", ""),
                 new UnknownBerthKeysCheck.MetadataEntry("", "java.util.Map<a,b>"),
@@ -106,6 +83,30 @@ class UnknownBerthKeysCheckTest {
         assertThatThrownBy(() -> check(Map.of("berth.drivers.raw-exec.enabeld", "true")))
                 .isInstanceOf(InvalidConfigurationException.class)
                 .hasMessageContaining("berth.drivers.raw-exec.enabeld (from commandLineArgs)");
+    }
+
+    /** Every configuration metadata file on the test class path, by its URL, as bytes. */
+    private Map<String, byte[]> metadataFiles() throws IOException {
+        Map<String, byte[]> files = new java.util.LinkedHashMap<>();
+        for (String file : List.of("META-INF/spring-configuration-metadata.json",
+                "META-INF/additional-spring-configuration-metadata.json")) {
+            for (URL url : Collections.list(getClass().getClassLoader().getResources(file))) {
+                try (InputStream in = url.openStream()) {
+                    files.put(url.toString(), in.readAllBytes());
+                }
+            }
+        }
+        return files;
+    }
+
+    /** The name/type pairs of a metadata file's properties, read through Jackson's tree. */
+    private static List<UnknownBerthKeysCheck.MetadataEntry> treeEntries(JsonMapper json, byte[] metadata) {
+        List<UnknownBerthKeysCheck.MetadataEntry> tree = new ArrayList<>();
+        for (JsonNode property : json.readTree(metadata).path("properties")) {
+            tree.add(new UnknownBerthKeysCheck.MetadataEntry(property.path("name").asString(""),
+                    property.path("type").asString("")));
+        }
+        return tree;
     }
 
     private static void check(Map<String, Object> commandLine) {
