@@ -1,25 +1,24 @@
 package dev.berth.stats;
 
 import java.io.IOException;
-import java.io.RandomAccessFile;
-import java.util.Arrays;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 
 /**
  * A small procfs file ({@code /proc/stat}, {@code /proc/meminfo}, {@code /proc/uptime}) opened once and re-read from
- * offset 0 into a reused array at every host-stats tick: no path lookup, no stream, no string per line. A seq file
- * fills a read as far as the buffer allows, so a read shorter than the room left is its end; a buffer that fills up
- * doubles and the file is read again. Not thread-safe: the host collector's tick (serialised) is its only user.
+ * offset 0 at every host-stats tick, as the task readers' cgroup files are: a {@link KernelFile} read into a buffer of
+ * its own ({@link CgroupFileBuffer}, which grows as needed). No path lookup, no stream, no string per line. Not
+ * thread-safe: the host collector's tick (serialised) is its only user.
  */
 final class ProcFile implements AutoCloseable {
 
     private final String path;
-    private RandomAccessFile file;
-    private byte[] buf;
-    private int len;
+    private final KernelFile file;
+    private final CgroupFileBuffer buffer = new CgroupFileBuffer();
 
-    ProcFile(String path, int initialSize) {
+    ProcFile(String path) {
         this.path = path;
-        this.buf = new byte[initialSize];
+        this.file = new KernelFile(Path.of(path));
     }
 
     /**
@@ -28,35 +27,17 @@ final class ProcFile implements AutoCloseable {
      * @throws IOException when it cannot be opened or read
      */
     void read() throws IOException {
-        RandomAccessFile f = file;
-        if (f == null) {
-            f = new RandomAccessFile(path, "r");
-            file = f;
-        }
-        while (true) {
-            f.seek(0);
-            int n = 0;
-            int got;
-            while (n < buf.length && (got = f.read(buf, n, buf.length - n)) > 0) {
-                n += got;
-                if (n < buf.length) {
-                    break; // short read: the end of a seq file
-                }
-            }
-            if (n < buf.length) {
-                len = n;
-                return;
-            }
-            buf = new byte[buf.length * 2]; // more than the buffer holds: read it again, whole
+        if (!file.readInto(buffer)) {
+            throw new IOException(path + " could not be read");
         }
     }
 
     byte[] bytes() {
-        return buf;
+        return buffer.bytes();
     }
 
     int length() {
-        return len;
+        return buffer.length();
     }
 
     String path() {
@@ -65,25 +46,11 @@ final class ProcFile implements AutoCloseable {
 
     /** What the last read returned, as text (for the slow paths). */
     String text() {
-        return new String(buf, 0, len, java.nio.charset.StandardCharsets.ISO_8859_1);
-    }
-
-    /** For tests: the file's content as if read. */
-    void load(byte[] content) {
-        buf = Arrays.copyOf(content, Math.max(content.length + 1, buf.length));
-        len = content.length;
+        return new String(buffer.bytes(), 0, buffer.length(), StandardCharsets.ISO_8859_1);
     }
 
     @Override
     public void close() {
-        RandomAccessFile f = file;
-        file = null;
-        if (f != null) {
-            try {
-                f.close();
-            } catch (IOException ignored) {
-                // read-only
-            }
-        }
+        file.close();
     }
 }

@@ -32,9 +32,9 @@ final class ProcHostFiles implements AutoCloseable {
     private final ProcFile uptime;
 
     ProcHostFiles(String stat, String meminfo, String uptime) {
-        this.stat = new ProcFile(stat, 8192);
-        this.meminfo = new ProcFile(meminfo, 4096);
-        this.uptime = new ProcFile(uptime, 128);
+        this.stat = new ProcFile(stat);
+        this.meminfo = new ProcFile(meminfo);
+        this.uptime = new ProcFile(uptime);
     }
 
     /**

@@ -148,7 +148,7 @@ class ProcHostFilesTest {
     @Test
     @EnabledOnOs(OS.LINUX)
     void meminfoIsMeminfoParseOnThisMachine() throws Exception {
-        ProcFile file = new ProcFile("/proc/meminfo", 64); // grows as needed
+        ProcFile file = new ProcFile("/proc/meminfo");
         file.read();
         assertThat(ProcHostFiles.parseMeminfo(file.bytes(), file.length())).isEqualTo(Meminfo.parse(file.text()));
         file.close();
@@ -160,7 +160,7 @@ class ProcHostFilesTest {
         byte[] big = new byte[10_000];
         Arrays.fill(big, (byte) 'a');
         Files.write(path, big);
-        try (ProcFile file = new ProcFile(path.toString(), 16)) {
+        try (ProcFile file = new ProcFile(path.toString())) {
             file.read();
             assertThat(file.length()).isEqualTo(10_000);
             Files.writeString(path, "short");
