@@ -3,7 +3,6 @@ package dev.berth.stats;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.EnumSet;
 import java.util.Map;
 
 import static dev.berth.stats.TaskMemoryField.CACHE;
@@ -83,7 +82,7 @@ final class CgroupV1StatsReader implements TaskStatsReader {
             }
         }
 
-        EnumSet<TaskCpuField> cpuFields = EnumSet.noneOf(TaskCpuField.class);
+        int cpuFields = 0; // bits of TaskCpuField ordinals: no EnumSet per sample
         long totalNs = 0;
         long userNs = 0;
         long systemNs = 0;
@@ -91,31 +90,31 @@ final class CgroupV1StatsReader implements TaskStatsReader {
         long throttledNs = 0;
         if (cpuacctUsage != null && load(cpuacctUsage) && buffer.firstLong() >= 0) {
             totalNs = buffer.firstLong();
-            cpuFields.add(TaskCpuField.PERCENT);
+            cpuFields |= 1 << TaskCpuField.PERCENT.ordinal();
         }
         if (cpuacctStat != null && load(cpuacctStat)) {
             long found = buffer.scan(CPUACCT_STAT, values);
             if ((found & 1) != 0) {
                 userNs = values[0] * NANOS_PER_USER_HZ_TICK;
-                cpuFields.add(TaskCpuField.USER_MODE);
+                cpuFields |= 1 << TaskCpuField.USER_MODE.ordinal();
             }
             if ((found & 2) != 0) {
                 systemNs = values[1] * NANOS_PER_USER_HZ_TICK;
-                cpuFields.add(TaskCpuField.SYSTEM_MODE);
+                cpuFields |= 1 << TaskCpuField.SYSTEM_MODE.ordinal();
             }
         }
         if (cpuStat != null && load(cpuStat)) {
             long found = buffer.scan(CPU_STAT, values);
             if ((found & 1) != 0) {
                 throttledPeriods = values[0];
-                cpuFields.add(TaskCpuField.THROTTLED_PERIODS);
+                cpuFields |= 1 << TaskCpuField.THROTTLED_PERIODS.ordinal();
             }
             if ((found & 2) != 0) {
                 throttledNs = values[1];
-                cpuFields.add(TaskCpuField.THROTTLED_TIME);
+                cpuFields |= 1 << TaskCpuField.THROTTLED_TIME.ordinal();
             }
         }
-        return new TaskRawSample(memory.build(), new TaskCpuTimes(totalNs, userNs, systemNs, throttledPeriods, throttledNs, cpuFields),
+        return new TaskRawSample(memory.build(), new TaskCpuTimes(totalNs, userNs, systemNs, throttledPeriods, throttledNs, FieldSets.CPU.ofMask(cpuFields)),
                 Map.of());
     }
 

@@ -3,7 +3,6 @@ package dev.berth.stats;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.EnumSet;
 import java.util.Map;
 
 import static dev.berth.stats.TaskMemoryField.CACHE;
@@ -70,18 +69,18 @@ final class CgroupV2StatsReader implements TaskStatsReader {
             }
         }
 
-        EnumSet<TaskCpuField> cpuFields = EnumSet.noneOf(TaskCpuField.class);
+        int cpuFields = 0; // bits of TaskCpuField ordinals
         long[] cpu = new long[CPU_STAT.length];
         if (load(cpuStat)) {
             long found = buffer.scan(CPU_STAT, values);
             for (int i = 0; i < CPU_STAT.length; i++) {
                 if ((found & (1L << i)) != 0) {
                     cpu[i] = i == 3 ? values[i] : values[i] * 1_000L; // usec → ns
-                    cpuFields.add(CPU_FIELDS[i]);
+                    cpuFields |= 1 << CPU_FIELDS[i].ordinal();
                 }
             }
         }
-        return new TaskRawSample(memory.build(), new TaskCpuTimes(cpu[0], cpu[1], cpu[2], cpu[3], cpu[4], cpuFields), Map.of());
+        return new TaskRawSample(memory.build(), new TaskCpuTimes(cpu[0], cpu[1], cpu[2], cpu[3], cpu[4], FieldSets.CPU.ofMask(cpuFields)), Map.of());
     }
 
     private boolean load(KernelFile file) throws IOException {

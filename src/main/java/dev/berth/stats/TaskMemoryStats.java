@@ -63,22 +63,23 @@ public record TaskMemoryStats(long rss, long cache, long swap, long mappedFile, 
     /** Mutable collector for readers: set what was read, then {@link #build()}. Not thread-safe. */
     public static final class Builder {
         private final long[] values = new long[TaskMemoryField.values().length];
-        private final EnumSet<TaskMemoryField> fields = EnumSet.noneOf(TaskMemoryField.class);
+        /** The fields set so far, as bits of their ordinals (no {@code EnumSet} per sample). */
+        private int fields;
 
         public Builder set(TaskMemoryField field, long value) {
             values[field.ordinal()] = value;
-            fields.add(field);
+            fields |= 1 << field.ordinal();
             return this;
         }
 
         public Builder add(TaskMemoryField field, long value) {
             values[field.ordinal()] += value;
-            fields.add(field);
+            fields |= 1 << field.ordinal();
             return this;
         }
 
         public boolean has(TaskMemoryField field) {
-            return fields.contains(field);
+            return (fields >>> field.ordinal() & 1) != 0;
         }
 
         public long get(TaskMemoryField field) {
@@ -86,13 +87,12 @@ public record TaskMemoryStats(long rss, long cache, long swap, long mappedFile, 
         }
 
         public TaskMemoryStats build() {
-            return new TaskMemoryStats(v(TaskMemoryField.RSS), v(TaskMemoryField.CACHE), v(TaskMemoryField.SWAP),
-                    v(TaskMemoryField.MAPPED_FILE), v(TaskMemoryField.USAGE), v(TaskMemoryField.MAX_USAGE),
-                    v(TaskMemoryField.KERNEL_USAGE), v(TaskMemoryField.KERNEL_MAX_USAGE), v(TaskMemoryField.WORKING_SET), fields);
-        }
-
-        private long v(TaskMemoryField field) {
-            return values[field.ordinal()];
+            long[] v = values;
+            return new TaskMemoryStats(v[TaskMemoryField.RSS.ordinal()], v[TaskMemoryField.CACHE.ordinal()],
+                    v[TaskMemoryField.SWAP.ordinal()], v[TaskMemoryField.MAPPED_FILE.ordinal()], v[TaskMemoryField.USAGE.ordinal()],
+                    v[TaskMemoryField.MAX_USAGE.ordinal()], v[TaskMemoryField.KERNEL_USAGE.ordinal()],
+                    v[TaskMemoryField.KERNEL_MAX_USAGE.ordinal()], v[TaskMemoryField.WORKING_SET.ordinal()],
+                    FieldSets.MEMORY.ofMask(fields));
         }
     }
 }

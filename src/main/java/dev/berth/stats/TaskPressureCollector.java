@@ -63,6 +63,9 @@ public class TaskPressureCollector {
     }
 
     synchronized void update(Map<TaskKey, TaskStatsSnapshot> snapshots) {
+        if (latest.isEmpty() && files.isEmpty() && sampledAt.isEmpty() && meters.isEmpty() && noV2Task(snapshots)) {
+            return; // nothing kept and nothing to read (cgroup v1): a tick costs one pass over the slots
+        }
         Map<TaskKey, TaskPressure> next = new HashMap<>();
         Map<TaskKey, TaskStatsTarget> targets = new HashMap<>();
         sampledAt.keySet().retainAll(snapshots.keySet());
@@ -93,6 +96,24 @@ public class TaskPressureCollector {
         }
         latest = Map.copyOf(next);
         reconcile(targets);
+    }
+
+    /** Whether no snapshot is of a cgroup v2 task (the laid-out snapshots are walked by slot: no entry objects). */
+    private static boolean noV2Task(Map<TaskKey, TaskStatsSnapshot> snapshots) {
+        if (snapshots instanceof PublishedSnapshots published) {
+            for (int slot = 0; slot < published.size(); slot++) {
+                if (published.valueAt(slot).target().cgroupVersion() == CgroupVersion.V2) {
+                    return false;
+                }
+            }
+            return true;
+        }
+        for (TaskStatsSnapshot snapshot : snapshots.values()) {
+            if (snapshot.target().cgroupVersion() == CgroupVersion.V2) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** The task's kept-open files, opened afresh when its cgroup directory changed (a re-registered task). */

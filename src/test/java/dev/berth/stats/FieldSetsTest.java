@@ -31,4 +31,23 @@ class FieldSetsTest {
         assertThat(a.fields()).isSameAs(b.fields()).containsExactlyInAnyOrder(TaskCpuField.PERCENT, TaskCpuField.USER_MODE);
         assertThat(a.isMeasured(TaskCpuField.SYSTEM_MODE)).isFalse();
     }
+
+    @Test
+    void aMaskGivesTheSameCanonicalSetWhichBehavesAsAnImmutableSet() {
+        int mask = 1 << TaskMemoryField.RSS.ordinal() | 1 << TaskMemoryField.WORKING_SET.ordinal() | 1 << TaskMemoryField.USAGE.ordinal();
+        Set<TaskMemoryField> fromMask = FieldSets.MEMORY.ofMask(mask);
+        EnumSet<TaskMemoryField> expected = EnumSet.of(TaskMemoryField.RSS, TaskMemoryField.USAGE, TaskMemoryField.WORKING_SET);
+
+        assertThat(fromMask).isSameAs(FieldSets.MEMORY.of(expected)).isSameAs(FieldSets.MEMORY.of(fromMask))
+                .containsExactly(TaskMemoryField.RSS, TaskMemoryField.USAGE, TaskMemoryField.WORKING_SET) // ordinal order
+                .hasSize(3).isEqualTo(expected).hasSameHashCodeAs(expected);
+        assertThat(expected).isEqualTo(fromMask);
+        assertThat(fromMask.contains(TaskMemoryField.CACHE)).isFalse();
+        assertThat(fromMask.contains(TaskCpuField.values()[TaskMemoryField.RSS.ordinal()])).as("another enum's constant").isFalse();
+        assertThat(fromMask.contains("RSS")).isFalse();
+        assertThat(FieldSets.MEMORY.ofMask(0)).isEmpty();
+        assertThatThrownBy(() -> fromMask.remove(TaskMemoryField.RSS)).isInstanceOf(UnsupportedOperationException.class);
+        assertThatThrownBy(fromMask::clear).isInstanceOf(UnsupportedOperationException.class);
+        assertThatThrownBy(() -> FieldSets.MEMORY.ofMask(1 << TaskMemoryField.values().length)).isInstanceOf(IllegalArgumentException.class);
+    }
 }

@@ -118,4 +118,21 @@ class TaskPressureTest {
         assertThat(collector.pressure("a2", "db")).isEmpty();
         assertThat(registry.scrape()).doesNotContain("pressure");
     }
+
+    @Test
+    void aV2TaskThatLeavesIsDroppedWhenOnlyV1TasksRemain() throws Exception {
+        PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        TaskPressureCollector collector = new TaskPressureCollector(new BerthMetrics(registry, MetricsNaming.PROMETHEUS, "vm", "id", "dc1", ""));
+        TaskStatsTarget v1 = new TaskStatsTarget("a2", "db", "job", "grp", "default", CgroupVersion.V1, Map.of("memory", V1), 0, 0);
+        Map<TaskKey, TaskStatsSnapshot> both = snapshotOf(copyOfFixture(), 1);
+        both.put(v1.key(), new TaskStatsSnapshot(v1, 1, TaskResourceUsage.NONE, Map.of()));
+        collector.update(both);
+        assertThat(collector.pressure("a1", "web")).isPresent();
+
+        // the v1 tasks alone have nothing to read, but what the v2 task left must still go
+        collector.update(Map.of(v1.key(), new TaskStatsSnapshot(v1, 2, TaskResourceUsage.NONE, Map.of())));
+
+        assertThat(collector.pressure("a1", "web")).isEmpty();
+        assertThat(registry.scrape()).doesNotContain("pressure");
+    }
 }
