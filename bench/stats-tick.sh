@@ -5,7 +5,8 @@
 # Prints process CPU per tick (ms, kernel reads included) per build and the C reader's per pass.
 #
 # Usage: bench/stats-tick.sh N BUILD_HOME...   (a BUILD_HOME has bin/jvm.options and target/berth/{berth.jar,lib})
-#   env: INTERVAL_MS (100), TICKS per window (100), WARM ticks (600), ROUNDS windows per build run (3), PASSES (2)
+#   env: INTERVAL_MS (100), TICKS per window (100), WARM ticks (600), ROUNDS windows per build run (3), PASSES (2),
+#        JAVA_OPTS (added to the build's bin/jvm.options), WRAP (a command put before java, e.g. "perf record -g -o F --")
 # Needs root, cgroup v1 (memory, cpu, cpuacct), gcc, a JDK 22+ (JAVA, default: the newest under /usr/lib/jvm).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -53,7 +54,7 @@ for pass in $(seq 1 "${PASSES:-2}"); do
   for home in "$@"; do
     cp="$home/target/berth/berth.jar:$(ls "$home"/target/berth/lib/*.jar | tr '\n' ':')"
     echo "== $home (pass $pass, load $(cut -d' ' -f1 /proc/loadavg))"
-    "$JAVA" @"$home/bin/jvm.options" -cp "$WORK/c$i:$cp" dev.berth.stats.StatsTick "$WORK/dirs" "$WARM" "$TICKS" "$INTERVAL_MS" "$ROUNDS" 2>&1 | grep '^round'
+    ${WRAP:-} "$JAVA" @"$home/bin/jvm.options" ${JAVA_OPTS:-} -cp "$WORK/c$i:$cp" dev.berth.stats.StatsTick "$WORK/dirs" "$WARM" "$TICKS" "$INTERVAL_MS" "$ROUNDS" 2>&1 | grep '^round'
     i=$((i + 1))
   done
   echo "== C reader (pass $pass): $("$WORK/cgroup-reader" "$seconds" "$INTERVAL_MS" < "$WORK/files" | awk -v w="$seconds" -v ms="$INTERVAL_MS" '{for (i = 1; i <= NF; i++) {split($i, kv, "="); v[kv[1]] = kv[2]}; printf "%.3f ms CPU per pass (%s samples), %s", (v["user_s"] + v["sys_s"]) * 1000 / v["samples"], v["samples"], $0}')"

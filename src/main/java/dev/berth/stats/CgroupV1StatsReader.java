@@ -34,6 +34,8 @@ final class CgroupV1StatsReader implements TaskStatsReader {
     /** The sampling thread's buffer, taken at the start of each {@link #read()} (the reads are synchronized). */
     private CgroupFileBuffer buffer;
     private final long[] values = new long[MEMORY_STAT.length];
+    /** One builder for all samples (reads are synchronized; {@link TaskMemoryStats.Builder#build()} copies out). */
+    private final TaskMemoryStats.Builder memory = new TaskMemoryStats.Builder();
     /** Where memory.stat's hierarchical lines began at the last read: the next read looks for them from there. */
     private int totalsAt;
     private final KernelFile usage;
@@ -65,7 +67,7 @@ final class CgroupV1StatsReader implements TaskStatsReader {
     @Override
     public synchronized TaskRawSample read() throws IOException {
         buffer = CgroupFileBuffer.forThisThread();
-        TaskMemoryStats.Builder memory = new TaskMemoryStats.Builder();
+        TaskMemoryStats.Builder memory = this.memory.clear();
         readSingle(usage, memory, USAGE);
         readSingle(maxUsage, memory, MAX_USAGE);
         readSingle(memswUsage, memory, SWAP);

@@ -86,6 +86,13 @@ public record TaskMemoryStats(long rss, long cache, long swap, long mappedFile, 
             return values[field.ordinal()];
         }
 
+        /** Forgets everything set, so a reader can use one builder for all its samples. */
+        Builder clear() {
+            java.util.Arrays.fill(values, 0);
+            fields = 0;
+            return this;
+        }
+
         public TaskMemoryStats build() {
             long[] v = values;
             return new TaskMemoryStats(v[TaskMemoryField.RSS.ordinal()], v[TaskMemoryField.CACHE.ordinal()],

@@ -3,6 +3,7 @@ package dev.berth.stats;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -55,8 +56,8 @@ public class TaskStatsCollector implements SmartLifecycle {
     private final AtomicBoolean structureChanged = new AtomicBoolean();
     // one tick's snapshots, laid out once per change of the task set, so a /stats request is a lookup, not a scan
     private volatile PublishedSnapshots published = PublishedSnapshots.EMPTY;
-    /** The entries of {@link #published}'s slots, in its layout's order; guarded by {@link #publish()}'s lock. */
-    private Entry[] publishedEntries = new Entry[0];
+    /** The entries of {@link #published}'s slots, in its layout's order; written by {@link #publish()} only. */
+    private volatile Entry[] publishedEntries = new Entry[0];
     private volatile ScheduledExecutorService ticker;
     /** Whether the last publish told the listeners "no task": then a tick with no task has nothing to do. */
     private volatile boolean publishedNothing;
@@ -151,8 +152,13 @@ public class TaskStatsCollector implements SmartLifecycle {
         if (publishedNothing && entries.isEmpty()) {
             return; // no task, and the listeners already have the empty map: an idle agent's tick is this check
         }
+        Entry[] laidOut = publishedEntries;
+        // no task came, went or got its first sample since the last publish: the registry is the published entries
+        // (an entry removed meanwhile cannot be claimed below: its removal claimed it for good)
+        Iterable<Entry> current = !structureChanged.get() && laidOut.length == entries.size() ? Arrays.asList(laidOut)
+                : entries.values();
         List<Entry> due = new ArrayList<>(entries.size());
-        for (Entry entry : entries.values()) {
+        for (Entry entry : current) {
             if (entry.reading.compareAndSet(false, true)) {
                 due.add(entry);
             } else {

@@ -285,6 +285,32 @@ class TaskStatsCollectorTest {
     }
 
     @Test
+    void aTaskWithoutASampleYetIsReadAgainEveryTickWhileTheOthersKeepTheirLayout() {
+        AtomicInteger reads = new AtomicInteger();
+        AtomicInteger failures = new AtomicInteger(3);
+        readerByTask.put("web", () -> rss(reads.incrementAndGet()));
+        readerByTask.put("slow", () -> {
+            if (failures.getAndDecrement() > 0) {
+                throw new java.io.IOException("cgroup not ready");
+            }
+            return rss(1000);
+        });
+        collector.register(target("a1", "web"));
+        collector.collect();
+        collector.register(target("a2", "slow")); // registered after the layout was published, fails three times
+
+        for (int tick = 0; tick < 3; tick++) {
+            collector.collect();
+            assertThat(collector.snapshots()).containsOnlyKeys(new TaskKey("a1", "web"));
+        }
+        collector.collect();
+
+        assertThat(collector.snapshot("a2", "slow")).hasValueSatisfying(s -> assertThat(s.usage().memory().rss()).isEqualTo(1000));
+        assertThat(reads.get()).isEqualTo(5);
+        assertThat(failures.get()).isEqualTo(-1); // read at every tick, not only when the others' layout changed
+    }
+
+    @Test
     void aReRegisteredTaskKeepsItsLastSnapshotPublishedUntilItsNewReaderSamples() {
         AtomicInteger reads = new AtomicInteger();
         readerByTask.put("web", () -> rss(reads.incrementAndGet()));
