@@ -3,8 +3,10 @@ package dev.berth.state;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -79,6 +81,50 @@ class H2StoreCompactionTest {
         await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(info(jdbc, "info.CACHE_SIZE"))
                 .as("the follow-up pass leaves H2's page cache empty").isZero());
         assertThat(documents(jdbc)).isEqualTo(kept);
+    }
+
+    @Test
+    void theFollowUpTakesTheYoungChunksAsTheyComeOfAgeAndLeavesTheHeapToTheNextQuietLook() {
+        String url = "jdbc:h2:file:" + dir.resolve("state") + OPTIONS + ";RETENTION_TIME=4000";
+        JdbcClient jdbc = JdbcClient.create(open(url));
+        Map<String, String> kept = writeHistory(jdbc, 200);
+        List<Duration> waits = new CopyOnWriteArrayList<>();
+        List<Boolean> pendingWhileWaiting = new CopyOnWriteArrayList<>();
+        Duration poll = Duration.ofMillis(200);
+        H2StoreCompaction[] compaction = new H2StoreCompaction[1];
+        compaction[0] = new H2StoreCompaction(dataSource, new H2CacheRelease(JdbcClient.create(dataSource)), poll,
+                wait -> {
+                    waits.add(wait);
+                    pendingWhileWaiting.add(compaction[0].pending());
+                    Thread.sleep(wait.toMillis());
+                });
+
+        compaction[0].release(); // the quiet look right after the busy phase: its chunks are all younger than 4 s
+
+        await().atMost(Duration.ofSeconds(60)).until(() -> !compaction[0].followingUp());
+        assertThat(info(jdbc, "info.CHUNK_COUNT")).isLessThanOrEqualTo(H2StoreCompaction.PENDING_CHUNKS);
+        assertThat(waits).as("a look every poll, not one wait of the whole retention time").isNotEmpty()
+                .allSatisfy(wait -> assertThat(wait).isLessThanOrEqualTo(poll));
+        assertThat(pendingWhileWaiting).as("the heap trimmer is not sent to compact what the follow-up is on")
+                .containsOnly(false);
+        assertThat(compaction[0].pending()).as("the dropped chunks' heap goes back at the next quiet look").isTrue();
+        compaction[0].release();
+        assertThat(compaction[0].pending()).as("once").isFalse();
+        assertThat(documents(jdbc)).isEqualTo(kept);
+    }
+
+    @Test
+    void theFollowUpLooksEveryPollUntilTheStoreIsCompactedOrEveryChunkWasOldEnough() {
+        Duration poll = H2StoreCompaction.FOLLOW_UP_POLL;
+        int retention = 45_000;
+        int many = H2StoreCompaction.PENDING_CHUNKS + 1;
+        assertThat(H2StoreCompaction.nextWait(0, 3_000, retention, poll)).isEqualTo(poll);
+        assertThat(H2StoreCompaction.nextWait(40_000, 1_500, retention, poll)).isEqualTo(poll);
+        assertThat(H2StoreCompaction.nextWait(43_500, many, retention, poll))
+                .as("the last look when every chunk is old enough").isEqualTo(Duration.ofMillis(2_500));
+        assertThat(H2StoreCompaction.nextWait(46_000, many, retention, poll)).as("done: that look was made").isNull();
+        assertThat(H2StoreCompaction.nextWait(10_000, H2StoreCompaction.PENDING_CHUNKS, retention, poll))
+                .as("compacted before the retention time was up").isNull();
     }
 
     @Test
