@@ -5,7 +5,12 @@ Lists the HashMap / ConcurrentHashMap / HashSet tables (their Node[] arrays) of 
 are used, the map that holds each and who holds that map (class and field), so a table grown to a thousand entries and
 never shrunk after the entries went can be told from one that is still in use.
 
-Usage: bench/hprof-tables.py DUMP.hprof [MIN=256]      (a dump from bench/heap-retain.sh OUT N 1, or jcmd GC.heap_dump)
+Bytes are counted with compressed references (4 a slot), as the agent runs (a heap under 32 GB).
+
+Usage: bench/hprof-tables.py DUMP.hprof [MIN=256] [CLASS ...]
+       (a dump from bench/heap-retain.sh OUT N 1, bench/footprint.sh with HIST=DIR DUMP=1, or jcmd GC.heap_dump)
+       With CLASS names (as the histogram writes them, e.g. java.util.LinkedHashMap): also who holds their instances,
+       counted by the holder's class and field.
 """
 import struct
 import sys
@@ -28,6 +33,9 @@ def records(data, idsize):
 def main():
     path = sys.argv[1]
     min_len = int(sys.argv[2]) if len(sys.argv) > 2 else 256
+    wanted = set(sys.argv[3:])
+    byte_arrays = {}  # byte[] id -> length, when "byte[]" is asked for
+    obj_arrays = []  # (array id, class id, start, length) of every object array, when holders are asked for
     data = open(path, "rb").read()
     idsize = struct.unpack_from(">I", data, data.index(b"\0") + 1)[0]
     idfmt = ">Q" if idsize == 8 else ">I"
@@ -110,6 +118,8 @@ def main():
                 cid = rid(p + 8 + idsize)
                 q = p + 8 + 2 * idsize
                 cname = names.get(cid, "?")
+                if wanted:
+                    obj_arrays.append((oid, cid, q, n))
                 if cname in TABLE_CLASSES and n >= min_len:
                     used = sum(1 for i in range(n) if rid(q + i * idsize))
                     arrays[oid] = (cname, n, used)
@@ -117,6 +127,8 @@ def main():
             elif sub == 0x23:
                 (n,) = struct.unpack_from(">I", data, p + 4 + idsize)
                 t = data[p + 8 + idsize]
+                if wanted and t == 8 and "byte[]" in wanted:
+                    byte_arrays[rid(p)] = n
                 p += 9 + idsize + n * TYPE_SIZES[t]
             else:
                 raise SystemExit(f"unknown heap dump sub-record {sub:#x} at {p - 1}")
@@ -156,12 +168,36 @@ def main():
     for aid, (cname, n, used) in arrays.items():
         mid, mclass, field = holder_of_table.get(aid, (0, "?", "?"))
         owners = holders_of_map.get(mid) or ["(array, static or root)"]
-        rows.append((n * idsize + 16, n, used, mclass, ", ".join(sorted(set(owners))[:3])))
+        rows.append((n * 4 + 16, n, used, mclass, ", ".join(sorted(set(owners))[:3])))
     rows.sort(reverse=True)
     print(f"{'bytes':>8} {'slots':>6} {'used':>5}  map  <- held by")
     for b, n, used, mclass, owners in rows:
         print(f"{b:>8} {n:>6} {used:>5}  {mclass}  <- {owners}")
     print(f"total {sum(r[0] for r in rows)} bytes in {len(rows)} tables of >= {min_len} slots")
+    if not wanted:
+        return
+    targets = {inst[0]: names.get(inst[1], "?") for inst in instances if names.get(inst[1], "?") in wanted}
+    sizes = defaultdict(int)
+    for aid, n in byte_arrays.items():
+        targets[aid] = "byte[]"
+    holders = defaultdict(int)
+    array_holder = {}
+    for aid, cid, q, n in obj_arrays:
+        for i in range(n):
+            ref = rid(q + i * idsize)
+            if ref in targets:
+                holders[(targets[ref], names.get(cid, "?"))] += 1
+                sizes[(targets[ref], names.get(cid, "?"))] += byte_arrays.get(ref, 0)
+                array_holder[aid] = names.get(cid, "?")
+    for inst in instances:
+        for name, ref in refs(inst):
+            if ref in targets:
+                holders[(targets[ref], f"{names.get(inst[1], '?')}.{name}")] += 1
+                sizes[(targets[ref], f"{names.get(inst[1], '?')}.{name}")] += byte_arrays.get(ref, 0)
+    print()
+    print("instances  (bytes of byte[])  class  <- held by (class.field or array)")
+    for (cls, holder), count in sorted(holders.items(), key=lambda e: (-sizes[e[0]], -e[1]))[:60]:
+        print(f"{count:>9}  {sizes[(cls, holder)] or '':>10}  {cls}  <- {holder}")
 
 
 if __name__ == "__main__":

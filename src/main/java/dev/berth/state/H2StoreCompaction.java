@@ -47,10 +47,15 @@ class H2StoreCompaction implements HeapTrimmer.QuietRelease {
 
     /** Compact while less than this share (%) of the chunks' space is live: H2's {@code autoCompactFillRate}. */
     static final int TARGET_FILL_RATE = 90;
-    /** Live bytes rewritten per round, as H2's {@code compactFile} does. */
-    static final int BYTES_PER_ROUND = 16 << 20;
-    /** Rounds at most: each one rewrites the sparsest chunks up to {@link #BYTES_PER_ROUND}. */
-    static final int MAX_ROUNDS = 16;
+    /**
+     * Live bytes rewritten per round (each round's commit writes them as one chunk). Small enough that the chunk fits
+     * the 1 MiB write buffer H2 starts with: H2 pools its write buffers and keeps one grown for a bigger chunk (up to
+     * 4 MiB) for good, and one round of H2's {@code compactFile}'s 16 MiB after 1,000 allocations were destroyed wrote a
+     * 3 MB chunk, which then stayed on the heap (+2 MB over the idle agent's).
+     */
+    static final int BYTES_PER_ROUND = 512 << 10;
+    /** Rounds at most per pass (32 MiB of live pages): each one rewrites the sparsest chunks up to {@link #BYTES_PER_ROUND}. */
+    static final int MAX_ROUNDS = 64;
     /** The follow-up's last look comes this long after the retention time, counted from the first pass. */
     static final int FOLLOW_UP_MARGIN_MS = 1_000;
     /** How often the follow-up looks for chunks that have come of age. */
@@ -197,14 +202,16 @@ class H2StoreCompaction implements HeapTrimmer.QuietRelease {
     }
 
     /**
-     * Rewrites sparsely used chunks and commits, until H2 finds nothing to rewrite; then drops the chunks that are no
-     * longer used and commits the shortened chunk list. Returns the rounds that rewrote anything.
+     * Rewrites sparsely used chunks and commits, then drops the chunks that are no longer used and commits the
+     * shortened chunk list, round after round until H2 finds nothing to rewrite or a round leaves no fewer chunks.
+     * Returns the rounds that rewrote anything.
      */
     static int compact(MVStore store) {
         int rounds = 0;
         int chunks = chunks(store);
         while (rounds < MAX_ROUNDS && !store.isClosed() && store.compact(TARGET_FILL_RATE, BYTES_PER_ROUND)) {
-            store.commit(); // drops what the previous round emptied, writes what this one rewrote
+            store.commit(); // writes what this round rewrote
+            dropUnusedChunks(store); // and drops the chunks it emptied, so that the count below sees them go
             rounds++;
             int left = chunks(store);
             if (left >= chunks) {
