@@ -19,7 +19,8 @@ import org.springframework.context.annotation.Configuration;
 class ConnectionCacheConfiguration {
 
     @Bean
-    WebServerFactoryCustomizer<ConfigurableTomcatWebServerFactory> connectionChannelCache(TomcatServerProperties tomcat) {
+    WebServerFactoryCustomizer<ConfigurableTomcatWebServerFactory> connectionChannelCache(
+            TomcatServerProperties tomcat) {
         int cached = tomcat.getProcessorCache();
         return factory -> factory.addConnectorCustomizers(
                 connector -> connector.setProperty("socket.bufferPool", Integer.toString(cached)));

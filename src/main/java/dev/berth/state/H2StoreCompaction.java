@@ -36,10 +36,10 @@ import dev.berth.config.HeapTrimmer;
  * chunks that have come of age since the last) until the store holds no more than {@link #PENDING_CHUNKS} chunks or
  * every chunk the first pass saw is old enough and was looked at: the compacted state comes as soon as H2 allows it
  * (within a poll of the busy phase's last chunk turning {@code RETENTION_TIME} old), not a full retention time after
- * the quiet look. Meanwhile {@link #pending()} says no (the follow-up is on it); once it has dropped many chunks it says
- * yes once, so the heap trimmer's next quiet look gives their heap back to the OS. Runs before {@link H2CacheRelease},
- * so the pages it reads leave the cache too. Not reachable through SQL (H2 compacts an open store only from its background
- * writer), hence H2's embedded session; a remote or other database is left alone.
+ * the quiet look. Meanwhile {@link #pending()} says no (the follow-up is on it); once it has dropped many chunks it
+ * says yes once, so the heap trimmer's next quiet look gives their heap back to the OS. Runs before
+ * {@link H2CacheRelease}, so the pages it reads leave the cache too. Not reachable through SQL (H2 compacts an open
+ * store only from its background writer), hence H2's embedded session; a remote or other database is left alone.
  */
 @Component
 @Order(Ordered.HIGHEST_PRECEDENCE)
@@ -50,11 +50,11 @@ class H2StoreCompaction implements HeapTrimmer.QuietRelease {
     /**
      * Live bytes rewritten per round (each round's commit writes them as one chunk). Small enough that the chunk fits
      * the 1 MiB write buffer H2 starts with: H2 pools its write buffers and keeps one grown for a bigger chunk (up to
-     * 4 MiB) for good, and one round of H2's {@code compactFile}'s 16 MiB after 1,000 allocations were destroyed wrote a
-     * 3 MB chunk, which then stayed on the heap (+2 MB over the idle agent's).
+     * 4 MiB) for good, and one round of H2's {@code compactFile}'s 16 MiB after 1,000 allocations were destroyed
+     * wrote a 3 MB chunk, which then stayed on the heap (+2 MB over the idle agent's).
      */
     static final int BYTES_PER_ROUND = 512 << 10;
-    /** Rounds at most per pass (32 MiB of live pages): each one rewrites the sparsest chunks up to {@link #BYTES_PER_ROUND}. */
+    /** Rounds at most per pass (32 MiB of live pages), each rewriting the sparsest chunks up to the bytes above. */
     static final int MAX_ROUNDS = 64;
     /** The follow-up's last look comes this long after the retention time, counted from the first pass. */
     static final int FOLLOW_UP_MARGIN_MS = 1_000;
@@ -136,7 +136,7 @@ class H2StoreCompaction implements HeapTrimmer.QuietRelease {
         int dropped = 0;
         try {
             Duration wait;
-            while ((wait = nextWait((System.nanoTime() - start) / 1_000_000, chunks, first.retentionMs(), poll)) != null) {
+            while ((wait = nextWait(elapsedMs(start), chunks, first.retentionMs(), poll)) != null) {
                 sleeper.sleep(wait);
                 Pass pass = pass();
                 if (pass == null) {
@@ -154,6 +154,10 @@ class H2StoreCompaction implements HeapTrimmer.QuietRelease {
             droppedSinceRelease = dropped > PENDING_CHUNKS;
             followUpPending.set(false);
         }
+    }
+
+    private static long elapsedMs(long startNanos) {
+        return (System.nanoTime() - startNanos) / 1_000_000;
     }
 
     /**

@@ -11,7 +11,7 @@ import dev.berth.support.AgentIntegrationTest;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** After a burst of parallel requests Tomcat keeps two request processors and two connection channels, not 200 / 500. */
+/** Tomcat keeps two request processors and two connection channels for reuse after a burst, not 200 / 500. */
 @AgentIntegrationTest
 class ConnectionCacheTest {
 

@@ -125,7 +125,8 @@ class H2StoreCompactionTest {
         JdbcClient jdbc = JdbcClient.create(open(url));
         Map<String, String> kept = writeHistory(jdbc, 900, 400); // ~2.4 MB of live documents in a thousand chunks
         long before = info(jdbc, "info.CHUNK_COUNT");
-        assertThat(writeBufferBytes()).as("H2's pooled write buffer, as every small commit leaves it").isEqualTo(1 << 20);
+        assertThat(writeBufferBytes()).as("H2's pooled write buffer, as every small commit leaves it")
+                .isEqualTo(1 << 20);
 
         compaction(dataSource).compactNow();
 
