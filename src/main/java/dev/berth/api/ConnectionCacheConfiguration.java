@@ -1,7 +1,7 @@
 package dev.berth.api;
 
+import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.tomcat.ConfigurableTomcatWebServerFactory;
-import org.springframework.boot.tomcat.autoconfigure.TomcatServerProperties;
 import org.springframework.boot.web.server.WebServerFactoryCustomizer;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -18,10 +18,10 @@ import org.springframework.context.annotation.Configuration;
 @Configuration(proxyBeanMethods = false)
 class ConnectionCacheConfiguration {
 
+    /** As many channels as processors ({@code server.tomcat.processor-cache}: Tomcat's default when unset). */
     @Bean
     WebServerFactoryCustomizer<ConfigurableTomcatWebServerFactory> connectionChannelCache(
-            TomcatServerProperties tomcat) {
-        int cached = tomcat.getProcessorCache();
+            @Value("${server.tomcat.processor-cache:200}") int cached) {
         return factory -> factory.addConnectorCustomizers(
                 connector -> connector.setProperty("socket.bufferPool", Integer.toString(cached)));
     }
