@@ -19,6 +19,7 @@ import org.springframework.core.annotation.Order;
 import org.springframework.stereotype.Component;
 
 import dev.berth.config.HeapTrimmer;
+import dev.berth.config.Sleeper;
 
 /**
  * Runs H2's own chunk compaction when the agent is quiet ({@link HeapTrimmer}), the housekeeping H2's background
@@ -65,20 +66,15 @@ class H2StoreCompaction implements HeapTrimmer.QuietRelease {
     private final DataSource dataSource;
     private final H2CacheRelease cacheRelease;
     private final Duration poll;
+    /** How the follow-up waits (a test records the waits). */
     private final Sleeper sleeper;
     private final AtomicBoolean followUpPending = new AtomicBoolean();
     /** The follow-up dropped many chunks since the last quiet look: their heap goes back at the next one. */
     private volatile boolean droppedSinceRelease;
 
-    /** How the follow-up waits (a test records the waits). */
-    @FunctionalInterface
-    interface Sleeper {
-        void sleep(Duration duration) throws InterruptedException;
-    }
-
     @Autowired
     H2StoreCompaction(DataSource dataSource, H2CacheRelease cacheRelease) {
-        this(dataSource, cacheRelease, FOLLOW_UP_POLL, Thread::sleep);
+        this(dataSource, cacheRelease, FOLLOW_UP_POLL, Sleeper.system());
     }
 
     H2StoreCompaction(DataSource dataSource, H2CacheRelease cacheRelease, Duration poll, Sleeper sleeper) {
