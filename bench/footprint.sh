@@ -12,7 +12,9 @@
 # Env:   WINDOW=30 (CPU window, s), SETTLE=20 (wait after start, s), N_SETTLE=180 (wait after all N running: the
 #        per-tick loops are interpreted until the JIT compiles them, ~60-100 ticks, and the heap trimmer gives back what
 #        placing them used at its first quiet look after that busy phase), AFTER_SETTLE=60 (after destroy),
-#        JAVA_OPTS (passed to bin/berth), LAUNCHER (default bin/berth), PAR=8 (parallel PUTs), KEEP=1 (keep data dir)
+#        JAVA_OPTS (passed to bin/berth), LAUNCHER (default bin/berth), PAR=8 (parallel PUTs), KEEP=1 (keep data dir),
+#        AGENT_ARGS (more agent arguments, e.g. --logging.level.dev.berth.config.HeapTrimmer=DEBUG; the log stays
+#        in the work dir with KEEP=1), HIST=DIR (class histograms idle.txt / after.txt there, after the figures; DUMP=1: heap dumps too)
 # Needs: a build (./mvnw -Paot package -DskipTests for the AOT cache; a plain `package` works, just starts slower),
 #        gcc, curl, root (raw_exec tasks in cgroups).
 set -euo pipefail
@@ -50,7 +52,15 @@ JAVA_BIN=""
 heap_after_gc_mb() { # two full GCs (the second frees what reference processing released in the first), then the used heap
   "$JCMD" "$AGENT" GC.run >/dev/null
   "$JCMD" "$AGENT" GC.run >/dev/null
-  "$JCMD" "$AGENT" GC.heap_info | awk '/^ *(DefNew|Tenured|PSYoungGen|ParOldGen|def new generation|tenured generation|garbage-first heap) / {for (i = 1; i <= NF; i++) if ($i == "used") {v = $(i + 1); sub(/K,?/, "", v); s += v}} END {printf "%d", s / 1024}' | head -1
+  "$JCMD" "$AGENT" GC.heap_info | awk '/^ *(DefNew|Tenured|PSYoungGen|ParOldGen|def new generation|tenured generation|garbage-first heap) / {for (i = 1; i <= NF; i++) if ($i == "used") {v = $(i + 1); sub(/K,?/, "", v); s += v}} END {printf "%.1f", s / 1024}' | head -1
+}
+# HIST=DIR: after each heap figure, a class histogram (idle.txt / after.txt; bench/histdiff.py) and with DUMP=1 a heap
+# dump (idle.hprof / after.hprof; bench/hprof-tables.py) into DIR, taken after the figure so they change no window
+snapshot() {
+  [[ -n "${HIST:-}" ]] || return 0
+  mkdir -p "$HIST"
+  "$JCMD" "$AGENT" GC.class_histogram >"$HIST/$1.txt"
+  [[ "${DUMP:-0}" != 1 ]] || "$JCMD" "$AGENT" GC.heap_dump -all "$HIST/$1.hprof" >/dev/null
 }
 row() { printf '| %s | %s | %s |\n' "$1" "$2" "$(load)"; }
 
@@ -73,7 +83,7 @@ echo "# launcher: $LAUNCHER, JAVA_OPTS='${JAVA_OPTS:-}'"
 wait_for_agent() { wait_healthy "$PORT" "$AGENT" || { echo "agent exited:"; tail -20 "$WORK/agent.log"; exit 1; }; }
 start_agent() {
   "$LAUNCHER" --server.address=127.0.0.1 --server.port="$PORT" --berth.data-dir="$DATA" \
-    --berth.drivers.raw-exec.enabled=true --berth.acl.enabled=false --logging.level.root=WARN >>"$WORK/agent.log" 2>&1 &
+    --berth.drivers.raw-exec.enabled=true --berth.acl.enabled=false --logging.level.root=WARN ${AGENT_ARGS:-} >>"$WORK/agent.log" 2>&1 &
   AGENT=$!
 }
 
@@ -105,6 +115,7 @@ IDLE_HEAP=$(heap_after_gc_mb)
 row "idle: heap used after a full GC" "$IDLE_HEAP MB"
 sleep 2
 row "idle: RSS after that GC" "$(rss_mb "$AGENT") MB"
+snapshot idle
 
 submitted=0
 for N in "${COUNTS[@]}"; do
@@ -162,3 +173,4 @@ row "after destroy: heap used after a full GC (idle: $IDLE_HEAP MB)" "$AFTER_HEA
 sleep 2
 row "after destroy: RSS after that GC" "$(rss_mb "$AGENT") MB"
 row "after destroy: descriptors held by the agent" "$(ls /proc/"$AGENT"/fd | wc -l)"
+snapshot after

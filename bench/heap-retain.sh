@@ -6,7 +6,11 @@
 # once, after 5 s: the first full GC after a busy phase does not free everything) and a histogram. AFTER=120 lets the
 # heap trimmer's quiet look (30-60 s after the last collection) and H2's follow-up compaction (45 s later) run first.
 #
+# bench/footprint.sh takes its after-destroy heap AFTER_SETTLE (60) + WINDOW (30) s after the destroys ended: AFTER=90 is
+# its moment. Lines after the destroys carry "t+S s" (seconds since the last allocation stopped running).
+#
 # Usage: bench/heap-retain.sh OUTDIR N [DUMP]    (DUMP=1: also jcmd GC.heap_dump idle.hprof / after.hprof)
+#        LAUNCHER=/other/tree/bin/berth bench/heap-retain.sh ...   (another build, e.g. the "before" one)
 #        bench/histdiff.py OUTDIR/hist-idle.txt OUTDIR/hist-after.txt 40   (what grew, bytes and instances per class)
 # Needs: ./mvnw -Paot package -DskipTests, curl, python3, root (raw_exec tasks in cgroups).
 set -euo pipefail
@@ -20,7 +24,9 @@ PORT=$(free_port)
 BASE="http://127.0.0.1:$PORT"; export BASE
 load() { cut -d' ' -f1 /proc/loadavg; }
 export -f put
-bin/berth --server.address=127.0.0.1 --server.port="$PORT" --berth.data-dir="$DATA" \
+LAUNCHER=${LAUNCHER:-bin/berth}
+echo "# $(date -u +%FT%TZ) $LAUNCHER N=$N AFTER=${AFTER:-60}" | tee -a "$OUT/summary"
+"$LAUNCHER" --server.address=127.0.0.1 --server.port="$PORT" --berth.data-dir="$DATA" \
   --berth.drivers.raw-exec.enabled=true --berth.acl.enabled=false --logging.level.root=WARN \
   --logging.level.dev.berth.config.HeapTrimmer=DEBUG --logging.level.dev.berth.state.H2StoreCompaction=DEBUG \
   >"$OUT/agent.log" 2>&1 &
@@ -49,10 +55,12 @@ echo "busy heap after GC: $(heap) MB load $(load)" | tee -a "$OUT/summary"
 curl -s "$BASE/v1/client/allocations" | grep -o "\"ID\":\"$PREFIX-[^\"]*\"" | cut -d'"' -f4 \
     | xargs -r -P "$PAR" -I{} curl -s -o /dev/null -X DELETE "$BASE/v1/client/allocation/{}"
 for _ in $(seq 1 900); do [[ "$(running)" -eq 0 ]] 2>/dev/null && break; sleep 1; done
-echo "destroyed; left in list: $(curl -s "$BASE/v1/client/allocations" | grep -o "\"ID\":\"$PREFIX-" | wc -l)" | tee -a "$OUT/summary"
+d0=$(date +%s)
+since() { echo "t+$(( $(date +%s) - d0 )) s"; }
+echo "destroyed at $(date -u +%T); left in list: $(curl -s "$BASE/v1/client/allocations" | grep -o "\"ID\":\"$PREFIX-" | wc -l)" | tee -a "$OUT/summary"
 sleep ${AFTER:-60}
-echo "after destroy heap after GC: $(heap) MB load $(load)" | tee -a "$OUT/summary"
-echo "second GC at once: $(heap) MB" | tee -a "$OUT/summary"
+echo "after destroy heap after GC: $(heap) MB load $(load) $(since)" | tee -a "$OUT/summary"
+echo "second GC at once: $(heap) MB (bench/footprint.sh's figure: two GCs) $(since)" | tee -a "$OUT/summary"
 sleep 5
 echo "third GC after 5 s: $(heap) MB" | tee -a "$OUT/summary"
 "$JCMD" "$AGENT" GC.class_histogram > "$OUT/hist-after.txt"

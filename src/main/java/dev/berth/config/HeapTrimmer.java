@@ -19,8 +19,8 @@ import org.springframework.stereotype.Component;
  * Serial, the smallest collector for a daemon this size, with {@code -XX:-ShrinkHeapInSteps} so one full GC shrinks
  * the heap to {@code -XX:MaxHeapFreeRatio} at once.
  *
- * <p>Every {@link #PERIOD} (the first three times after {@link #FIRST_PERIOD}) it takes a look ({@link Policy}) and
- * asks for one full GC when either
+ * <p>Every {@link #PERIOD} (the first three times, and while a busy period waits for its quiet look, after
+ * {@link #FIRST_PERIOD}) it takes a look ({@link Policy}) and asks for one full GC when either
  * <ul>
  *   <li>the committed heap grew by half (and 16 MiB) since the last trim: a busy phase (1,000 tasks sampled every
  *       second never leave a quiet minute) fills the old generation with garbage promoted early; or</li>
@@ -40,7 +40,11 @@ import org.springframework.stereotype.Component;
 public class HeapTrimmer implements SmartLifecycle {
 
     static final Duration PERIOD = Duration.ofSeconds(30);
-    /** The first looks come sooner, so the start-up garbage is shed soon after the agent is ready. */
+    /**
+     * The first looks come sooner, so the start-up garbage is shed soon after the agent is ready; so do the looks after
+     * a busy period: the first 10 s without a collection ends the busy phase (a mass destroy gives its heap back
+     * 10-20 s after the last allocation stopped, not 30-60 s).
+     */
     static final Duration FIRST_PERIOD = Duration.ofSeconds(10);
     private static final int FIRST_LOOKS = 3;
     private static final long SLACK_BYTES = 16L << 20;
@@ -89,7 +93,7 @@ public class HeapTrimmer implements SmartLifecycle {
     private void run() {
         try {
             for (int looks = 0; !Thread.currentThread().isInterrupted(); looks++) {
-                Thread.sleep(looks < FIRST_LOOKS ? FIRST_PERIOD : PERIOD);
+                Thread.sleep(looks < FIRST_LOOKS ? FIRST_PERIOD : policy.nextPeriod());
                 check();
             }
         } catch (InterruptedException stopping) {
@@ -166,6 +170,16 @@ public class HeapTrimmer implements SmartLifecycle {
             boolean grew = committed > committedAfterTrim + committedAfterTrim / 2 + SLACK_BYTES;
             this.quiet = quiet && busySinceTrim;
             return grew || this.quiet;
+        }
+
+        /**
+         * How long until the next look: {@link #FIRST_PERIOD} while a busy period waits for its quiet look (so the
+         * busy phase's heap goes back soon after it ends), {@link #PERIOD} otherwise. A busy look needs
+         * {@value #BUSY_COLLECTIONS} collections within one {@link #PERIOD}, as before: the short looks only come after
+         * one.
+         */
+        Duration nextPeriod() {
+            return busySinceTrim ? FIRST_PERIOD : PERIOD;
         }
 
         /** Whether the last look found the agent quiet after a busy phase (not just a grown heap during one). */

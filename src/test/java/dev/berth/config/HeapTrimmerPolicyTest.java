@@ -72,4 +72,22 @@ class HeapTrimmerPolicyTest {
         policy.trimmed(51, 70 * MB);
         assertThat(policy.look(51, 70 * MB)).isFalse();
     }
+
+    @Test
+    void afterABusyPeriodTheLooksComeEveryTenSecondsUntilTheQuietTrim() {
+        HeapTrimmer.Policy policy = new HeapTrimmer.Policy(0, 60 * MB);
+        policy.trimmed(1, 60 * MB);
+        assertThat(policy.nextPeriod()).as("nothing busy since the trim").isEqualTo(HeapTrimmer.PERIOD);
+        assertThat(policy.look(3, 60 * MB)).isFalse();
+        assertThat(policy.nextPeriod()).as("a few collections are not a busy period").isEqualTo(HeapTrimmer.PERIOD);
+
+        assertThat(policy.look(3 + HeapTrimmer.BUSY_COLLECTIONS, 80 * MB)).as("allocations destroyed").isFalse();
+        assertThat(policy.nextPeriod()).isEqualTo(HeapTrimmer.FIRST_PERIOD).isLessThan(HeapTrimmer.PERIOD);
+        assertThat(policy.look(9, 80 * MB)).as("still collecting").isFalse();
+        assertThat(policy.nextPeriod()).isEqualTo(HeapTrimmer.FIRST_PERIOD);
+        assertThat(policy.look(9, 80 * MB)).as("the first short period without a collection").isTrue();
+        assertThat(policy.quiet()).isTrue();
+        policy.trimmed(10, 62 * MB);
+        assertThat(policy.nextPeriod()).as("trimmed: back to the long period").isEqualTo(HeapTrimmer.PERIOD);
+    }
 }

@@ -1,16 +1,26 @@
 package dev.berth.state;
 
+import java.lang.reflect.Field;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.Connection;
 import java.time.Duration;
+import java.util.Collection;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 
+import org.h2.mvstore.FileStore;
+import org.h2.mvstore.MVStore;
+import org.h2.mvstore.WriteBuffer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.jdbc.datasource.SingleConnectionDataSource;
+
+import dev.berth.config.Sleeper;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
@@ -82,6 +92,82 @@ class H2StoreCompactionTest {
     }
 
     @Test
+    void theFollowUpTakesTheYoungChunksAsTheyComeOfAgeAndLeavesTheHeapToTheNextQuietLook() {
+        String url = "jdbc:h2:file:" + dir.resolve("state") + OPTIONS + ";RETENTION_TIME=4000";
+        JdbcClient jdbc = JdbcClient.create(open(url));
+        Map<String, String> kept = writeHistory(jdbc, 200);
+        List<Duration> waits = new CopyOnWriteArrayList<>();
+        List<Boolean> pendingWhileWaiting = new CopyOnWriteArrayList<>();
+        Duration poll = Duration.ofMillis(200);
+        H2StoreCompaction[] compaction = new H2StoreCompaction[1];
+        compaction[0] = new H2StoreCompaction(dataSource, new H2CacheRelease(JdbcClient.create(dataSource)), poll,
+                (wait, cancel) -> {
+                    waits.add(wait);
+                    pendingWhileWaiting.add(compaction[0].pending());
+                    return Sleeper.system().sleep(wait, cancel); // H2's clock must move: the chunks come of age
+                });
+
+        compaction[0].release(); // the quiet look right after the busy phase: its chunks are all younger than 4 s
+
+        await().atMost(Duration.ofSeconds(60)).until(() -> !compaction[0].followingUp());
+        assertThat(info(jdbc, "info.CHUNK_COUNT")).isLessThanOrEqualTo(H2StoreCompaction.PENDING_CHUNKS);
+        assertThat(waits).as("a look every poll, not one wait of the whole retention time").isNotEmpty()
+                .allSatisfy(wait -> assertThat(wait).isLessThanOrEqualTo(poll));
+        assertThat(pendingWhileWaiting).as("the heap trimmer is not sent to compact what the follow-up is on")
+                .containsOnly(false);
+        assertThat(compaction[0].pending()).as("the dropped chunks' heap goes back at the next quiet look").isTrue();
+        compaction[0].release();
+        assertThat(compaction[0].pending()).as("once").isFalse();
+        assertThat(documents(jdbc)).isEqualTo(kept);
+    }
+
+    @Test
+    void compactionWritesChunksThatFitH2sFirstWriteBufferSoItDoesNotGrowForGood() throws Exception {
+        String url = "jdbc:h2:file:" + dir.resolve("state") + OPTIONS + ";RETENTION_TIME=0";
+        JdbcClient jdbc = JdbcClient.create(open(url));
+        Map<String, String> kept = writeHistory(jdbc, 900, 400); // ~2.4 MB of live documents in a thousand chunks
+        long before = info(jdbc, "info.CHUNK_COUNT");
+        assertThat(writeBufferBytes()).as("H2's pooled write buffer, as every small commit leaves it")
+                .isEqualTo(1 << 20);
+
+        compaction(dataSource).compactNow();
+
+        assertThat(info(jdbc, "info.CHUNK_COUNT")).isLessThan(before / 4);
+        // H2 keeps its write buffers pooled, and a buffer grown for a big chunk (up to 4 MB) stays grown: one pass
+        // rewriting all live pages into one chunk kept 3 MB on the agent's heap for good after 1,000 allocations
+        assertThat(writeBufferBytes()).as("no chunk larger than the first buffer was written").isEqualTo(1 << 20);
+        assertThat(documents(jdbc)).isEqualTo(kept);
+    }
+
+    /** The capacity of the write buffers H2's file store keeps for its next commits (its private pool, read here). */
+    private long writeBufferBytes() throws Exception {
+        try (Connection connection = dataSource.getConnection()) {
+            MVStore store = H2StoreCompaction.store(connection).orElseThrow();
+            Field pool = FileStore.class.getDeclaredField("writeBufferPool");
+            pool.setAccessible(true);
+            long bytes = 0;
+            for (Object buffer : (Collection<?>) pool.get(store.getFileStore())) {
+                bytes += ((WriteBuffer) buffer).capacity();
+            }
+            return bytes;
+        }
+    }
+
+    @Test
+    void theFollowUpLooksEveryPollUntilTheStoreIsCompactedOrEveryChunkWasOldEnough() {
+        Duration poll = H2StoreCompaction.FOLLOW_UP_POLL;
+        int retention = 45_000;
+        int many = H2StoreCompaction.PENDING_CHUNKS + 1;
+        assertThat(H2StoreCompaction.nextWait(0, 3_000, retention, poll)).isEqualTo(poll);
+        assertThat(H2StoreCompaction.nextWait(40_000, 1_500, retention, poll)).isEqualTo(poll);
+        assertThat(H2StoreCompaction.nextWait(43_500, many, retention, poll))
+                .as("the last look when every chunk is old enough").isEqualTo(Duration.ofMillis(2_500));
+        assertThat(H2StoreCompaction.nextWait(46_000, many, retention, poll)).as("done: that look was made").isNull();
+        assertThat(H2StoreCompaction.nextWait(10_000, H2StoreCompaction.PENDING_CHUNKS, retention, poll))
+                .as("compacted before the retention time was up").isNull();
+    }
+
+    @Test
     void aDatabaseThatCannotBeReachedIsLeftAloneQuietly() throws Exception {
         Path notADirectory = Files.writeString(dir.resolve("file"), "x");
         H2StoreCompaction compaction = compaction(open("jdbc:h2:file:" + notADirectory.resolve("state") + OPTIONS));
@@ -104,6 +190,11 @@ class H2StoreCompactionTest {
      * task events are written and the index moves; two in three are then destroyed. Returns the rows left.
      */
     static Map<String, String> writeHistory(JdbcClient jdbc, int allocations) {
+        return writeHistory(jdbc, allocations, 40);
+    }
+
+    /** As above, each document {@code size} times 20 bytes. */
+    static Map<String, String> writeHistory(JdbcClient jdbc, int allocations, int size) {
         jdbc.sql("CREATE TABLE IF NOT EXISTS alloc (id VARCHAR(64) PRIMARY KEY, status VARCHAR(16), doc CLOB)").update();
         jdbc.sql("CREATE TABLE IF NOT EXISTS event (id BIGINT AUTO_INCREMENT PRIMARY KEY, alloc VARCHAR(64), msg VARCHAR(200))")
                 .update();
@@ -112,7 +203,7 @@ class H2StoreCompactionTest {
         Map<String, String> kept = new TreeMap<>();
         for (int i = 0; i < allocations; i++) {
             String id = "alloc-" + i;
-            String doc = ("{\"ID\":\"" + id + "\"}").repeat(40);
+            String doc = ("{\"ID\":\"" + id + "\"}").repeat(size);
             jdbc.sql("INSERT INTO alloc VALUES (?, 'pending', ?)").params(id, doc).update();
             jdbc.sql("UPDATE alloc SET status = 'running', doc = ? WHERE id = ?").params(doc + "running", id).update();
             jdbc.sql("INSERT INTO event (alloc, msg) VALUES (?, 'Started')").param(id).update();
