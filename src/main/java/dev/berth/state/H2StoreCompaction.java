@@ -61,6 +61,8 @@ class H2StoreCompaction implements HeapTrimmer.QuietRelease {
     static final int FOLLOW_UP_MARGIN_MS = 1_000;
     /** How often the follow-up looks for chunks that have come of age. */
     static final Duration FOLLOW_UP_POLL = Duration.ofSeconds(5);
+    /** Chunks in the store above which a quiet look compacts even without a busy period (a few remain after one). */
+    static final int PENDING_CHUNKS = 64;
     private static final Logger log = LoggerFactory.getLogger(H2StoreCompaction.class);
 
     private final DataSource dataSource;
@@ -83,9 +85,6 @@ class H2StoreCompaction implements HeapTrimmer.QuietRelease {
         this.poll = poll;
         this.sleeper = sleeper;
     }
-
-    /** Chunks in the store above which a quiet look compacts even without a busy period (a few remain after one). */
-    static final int PENDING_CHUNKS = 64;
 
     /**
      * Whether the store holds more than {@link #PENDING_CHUNKS} chunks (many small commits since the last compaction),

@@ -1,6 +1,9 @@
 package dev.berth.stats;
 
 import java.util.AbstractMap;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.Collections;
 import java.util.AbstractSet;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -86,6 +89,12 @@ final class PublishedSnapshots extends AbstractMap<TaskKey, TaskStatsSnapshot> {
         for (int i = 0; i < values.length; i++) {
             action.accept(layout.keys[i], values[i]);
         }
+    }
+
+    /** The snapshots in slot order, read straight from the array (no entry object per task). */
+    @Override
+    public Collection<TaskStatsSnapshot> values() {
+        return Collections.unmodifiableList(Arrays.asList(values));
     }
 
     @Override

@@ -98,16 +98,8 @@ public class TaskPressureCollector {
         reconcile(targets);
     }
 
-    /** Whether no snapshot is of a cgroup v2 task (the laid-out snapshots are walked by slot: no entry objects). */
+    /** Whether no snapshot is of a cgroup v2 task (a published map's values are its array: no entry objects). */
     private static boolean noV2Task(Map<TaskKey, TaskStatsSnapshot> snapshots) {
-        if (snapshots instanceof PublishedSnapshots published) {
-            for (int slot = 0; slot < published.size(); slot++) {
-                if (published.valueAt(slot).target().cgroupVersion() == CgroupVersion.V2) {
-                    return false;
-                }
-            }
-            return true;
-        }
         for (TaskStatsSnapshot snapshot : snapshots.values()) {
             if (snapshot.target().cgroupVersion() == CgroupVersion.V2) {
                 return false;
