@@ -19,8 +19,8 @@ import static dev.berth.stats.TaskMemoryField.WORKING_SET;
  */
 final class CgroupV2StatsReader implements TaskStatsReader {
 
-    private static final byte[][] MEMORY_STAT = CgroupFileBuffer.keys("anon", "file", "inactive_file");
-    private static final byte[][] CPU_STAT = CgroupFileBuffer.keys("usage_usec", "user_usec", "system_usec", "nr_throttled",
+    private static final StatKeys MEMORY_STAT = new StatKeys("anon", "file", "inactive_file");
+    private static final StatKeys CPU_STAT = new StatKeys("usage_usec", "user_usec", "system_usec", "nr_throttled",
             "throttled_usec");
 
     private static final TaskCpuField[] CPU_FIELDS = {TaskCpuField.PERCENT, TaskCpuField.USER_MODE, TaskCpuField.SYSTEM_MODE,
@@ -28,7 +28,7 @@ final class CgroupV2StatsReader implements TaskStatsReader {
 
     /** The sampling thread's buffer, taken at the start of each {@link #read()} (the reads are synchronized). */
     private CgroupFileBuffer buffer;
-    private final long[] values = new long[CPU_STAT.length];
+    private final long[] values = new long[CPU_STAT.size()];
     private final KernelFile current;
     private final KernelFile peak;
     private final KernelFile memoryStat;
@@ -57,7 +57,7 @@ final class CgroupV2StatsReader implements TaskStatsReader {
             memory.set(SWAP, buffer.firstLong() + memory.get(USAGE));
         }
         if (load(memoryStat)) {
-            long found = buffer.scan(MEMORY_STAT, values);
+            long found = MEMORY_STAT.scan(buffer, values);
             if ((found & 1) != 0) {
                 memory.set(RSS, values[0]);
             }
@@ -70,10 +70,10 @@ final class CgroupV2StatsReader implements TaskStatsReader {
         }
 
         int cpuFields = 0; // bits of TaskCpuField ordinals
-        long[] cpu = new long[CPU_STAT.length];
+        long[] cpu = new long[CPU_STAT.size()];
         if (load(cpuStat)) {
-            long found = buffer.scan(CPU_STAT, values);
-            for (int i = 0; i < CPU_STAT.length; i++) {
+            long found = CPU_STAT.scan(buffer, values);
+            for (int i = 0; i < CPU_STAT.size(); i++) {
                 if ((found & (1L << i)) != 0) {
                     cpu[i] = i == 3 ? values[i] : values[i] * 1_000L; // usec → ns
                     cpuFields |= 1 << CPU_FIELDS[i].ordinal();
