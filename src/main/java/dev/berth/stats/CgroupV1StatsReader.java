@@ -28,23 +28,13 @@ final class CgroupV1StatsReader implements TaskStatsReader {
             "total_inactive_file", "rss", "cache", "mapped_file", "inactive_file");
     private static final StatKeys CPUACCT_STAT = new StatKeys("user", "system");
     private static final StatKeys CPU_STAT = new StatKeys("nr_throttled", "throttled_time");
-    /** The memory figures of the first {@link #singles}, in order (the last single is cpuacct.usage). */
-    private static final TaskMemoryField[] SINGLE_MEMORY_FIELDS = {USAGE, MAX_USAGE, SWAP, KERNEL_USAGE, KERNEL_MAX_USAGE};
 
     /** The sampling thread's buffer, taken at the start of each {@link #read()} (the reads are synchronized). */
     private CgroupFileBuffer buffer;
+    private final long[] values = new long[MEMORY_STAT.size()];
     /** One builder for all samples (reads are synchronized; {@link TaskMemoryStats.Builder#build()} copies out). */
     private final TaskMemoryStats.Builder memory = new TaskMemoryStats.Builder();
-    // What each file said at its last read that changed it (a file that reads as before is not parsed again):
-    /** What the single-number files said, in {@link #singles} order; -1 where not measured. */
-    private final long[] singleValues = {-1, -1, -1, -1, -1, -1};
-    private final long[] memoryStatValues = new long[MEMORY_STAT.size()];
-    private long memoryStatFound;
-    private final long[] cpuacctStatValues = new long[CPUACCT_STAT.size()];
-    private long cpuacctStatFound;
-    private final long[] cpuStatValues = new long[CPU_STAT.size()];
-    private long cpuStatFound;
-    /** The last sample, returned again while none of the files changed. */
+    /** The last sample: given again while the files say what they said then (an idle task: no CPU used, no page charged). */
     private TaskRawSample last;
     private final KernelFile usage;
     private final KernelFile maxUsage;
@@ -55,8 +45,6 @@ final class CgroupV1StatsReader implements TaskStatsReader {
     private final KernelFile cpuacctUsage;
     private final KernelFile cpuacctStat;
     private final KernelFile cpuStat;
-    /** The files holding a single number: the memory ones, then cpuacct.usage (an absent optional file is null). */
-    private final KernelFile[] singles;
 
     CgroupV1StatsReader(Map<String, Path> dirs) {
         Path memory = dirs.get("memory");
@@ -72,109 +60,87 @@ final class CgroupV1StatsReader implements TaskStatsReader {
         cpuacctUsage = file(cpuacct, "cpuacct.usage");
         cpuacctStat = file(cpuacct, "cpuacct.stat");
         cpuStat = file(cpu, "cpu.stat");
-        singles = new KernelFile[] {usage, maxUsage, memswUsage, kmemUsage, kmemMaxUsage, cpuacctUsage};
     }
 
     /**
-     * Reads every file; a file whose bytes are those of its previous read keeps its parsed figures, and when no file
-     * changed (an idle task: no CPU used, no page charged) the previous sample is returned as it is.
+     * Reads every file. When every figure is what the previous sample said, that sample is returned again (nothing is
+     * built for an idle task); otherwise a new one, keeping the previous memory or CPU part when that part is the same.
      */
     @Override
     public synchronized TaskRawSample read() throws IOException {
         buffer = CgroupFileBuffer.forThisThread();
-        boolean changed = last == null;
-        KernelFile[] singles = this.singles;
-        for (int i = 0; i < singles.length; i++) {
-            if (reload(singles[i])) {
-                singleValues[i] = singles[i].isRemembered() ? buffer.firstLong() : -1;
-                changed = true;
+        TaskMemoryStats.Builder memory = this.memory.clear();
+        readSingle(usage, memory, USAGE);
+        readSingle(maxUsage, memory, MAX_USAGE);
+        readSingle(memswUsage, memory, SWAP);
+        readSingle(kmemUsage, memory, KERNEL_USAGE);
+        readSingle(kmemMaxUsage, memory, KERNEL_MAX_USAGE);
+        if (memoryStat != null && load(memoryStat)) {
+            long found = MEMORY_STAT.scan(buffer, values);
+            pick(memory, RSS, found, 0, 4);
+            pick(memory, CACHE, found, 1, 5);
+            pick(memory, MAPPED_FILE, found, 2, 6);
+            long inactiveFile = (found & (1L << 3)) != 0 ? values[3] : (found & (1L << 7)) != 0 ? values[7] : -1;
+            if (inactiveFile >= 0 && memory.has(USAGE)) {
+                memory.set(WORKING_SET, Math.max(0, memory.get(USAGE) - inactiveFile));
             }
         }
-        if (reload(memoryStat)) {
-            memoryStatFound = memoryStat.isRemembered() ? MEMORY_STAT.scan(buffer, memoryStatValues) : 0;
-            changed = true;
+
+        int cpuFields = 0; // bits of TaskCpuField ordinals: no EnumSet per sample
+        long totalNs = 0;
+        long userNs = 0;
+        long systemNs = 0;
+        long throttledPeriods = 0;
+        long throttledNs = 0;
+        if (cpuacctUsage != null && load(cpuacctUsage) && buffer.firstLong() >= 0) {
+            totalNs = buffer.firstLong();
+            cpuFields |= 1 << TaskCpuField.PERCENT.ordinal();
         }
-        if (reload(cpuacctStat)) {
-            cpuacctStatFound = cpuacctStat.isRemembered() ? CPUACCT_STAT.scan(buffer, cpuacctStatValues) : 0;
-            changed = true;
+        if (cpuacctStat != null && load(cpuacctStat)) {
+            long found = CPUACCT_STAT.scan(buffer, values);
+            if ((found & 1) != 0) {
+                userNs = values[0] * NANOS_PER_USER_HZ_TICK;
+                cpuFields |= 1 << TaskCpuField.USER_MODE.ordinal();
+            }
+            if ((found & 2) != 0) {
+                systemNs = values[1] * NANOS_PER_USER_HZ_TICK;
+                cpuFields |= 1 << TaskCpuField.SYSTEM_MODE.ordinal();
+            }
         }
-        if (reload(cpuStat)) {
-            cpuStatFound = cpuStat.isRemembered() ? CPU_STAT.scan(buffer, cpuStatValues) : 0;
-            changed = true;
+        if (cpuStat != null && load(cpuStat)) {
+            long found = CPU_STAT.scan(buffer, values);
+            if ((found & 1) != 0) {
+                throttledPeriods = values[0];
+                cpuFields |= 1 << TaskCpuField.THROTTLED_PERIODS.ordinal();
+            }
+            if ((found & 2) != 0) {
+                throttledNs = values[1];
+                cpuFields |= 1 << TaskCpuField.THROTTLED_TIME.ordinal();
+            }
         }
-        if (changed) {
-            last = new TaskRawSample(memory(), cpu(), Map.of());
-        }
+        last = TaskRawSample.next(last, memory, totalNs, userNs, systemNs, throttledPeriods, throttledNs, cpuFields);
         return last;
     }
 
-    private TaskMemoryStats memory() {
-        TaskMemoryStats.Builder memory = this.memory.clear();
-        for (int i = 0; i < SINGLE_MEMORY_FIELDS.length; i++) {
-            if (singleValues[i] >= 0) {
-                memory.set(SINGLE_MEMORY_FIELDS[i], singleValues[i]);
+    private void readSingle(KernelFile path, TaskMemoryStats.Builder memory, TaskMemoryField field) throws IOException {
+        if (path != null && load(path)) {
+            long value = buffer.firstLong();
+            if (value >= 0) {
+                memory.set(field, value);
             }
         }
-        long found = memoryStatFound;
-        long[] values = memoryStatValues;
-        pick(memory, RSS, found, 0, 4);
-        pick(memory, CACHE, found, 1, 5);
-        pick(memory, MAPPED_FILE, found, 2, 6);
-        long inactiveFile = (found & (1L << 3)) != 0 ? values[3] : (found & (1L << 7)) != 0 ? values[7] : -1;
-        if (inactiveFile >= 0 && memory.has(USAGE)) {
-            memory.set(WORKING_SET, Math.max(0, memory.get(USAGE) - inactiveFile));
-        }
-        return memory.build();
-    }
-
-    private TaskCpuTimes cpu() {
-        int cpuFields = 0; // bits of TaskCpuField ordinals: no EnumSet per sample
-        long totalNs = singleValues[5];
-        if (totalNs >= 0) {
-            cpuFields |= 1 << TaskCpuField.PERCENT.ordinal();
-        } else {
-            totalNs = 0;
-        }
-        long userNs = 0;
-        long systemNs = 0;
-        if ((cpuacctStatFound & 1) != 0) {
-            userNs = cpuacctStatValues[0] * NANOS_PER_USER_HZ_TICK;
-            cpuFields |= 1 << TaskCpuField.USER_MODE.ordinal();
-        }
-        if ((cpuacctStatFound & 2) != 0) {
-            systemNs = cpuacctStatValues[1] * NANOS_PER_USER_HZ_TICK;
-            cpuFields |= 1 << TaskCpuField.SYSTEM_MODE.ordinal();
-        }
-        long throttledPeriods = 0;
-        long throttledNs = 0;
-        if ((cpuStatFound & 1) != 0) {
-            throttledPeriods = cpuStatValues[0];
-            cpuFields |= 1 << TaskCpuField.THROTTLED_PERIODS.ordinal();
-        }
-        if ((cpuStatFound & 2) != 0) {
-            throttledNs = cpuStatValues[1];
-            cpuFields |= 1 << TaskCpuField.THROTTLED_TIME.ordinal();
-        }
-        return new TaskCpuTimes(totalNs, userNs, systemNs, throttledPeriods, throttledNs, FieldSets.CPU.ofMask(cpuFields));
     }
 
     private void pick(TaskMemoryStats.Builder memory, TaskMemoryField field, long found, int hierarchical, int local) {
         if ((found & (1L << hierarchical)) != 0) {
-            memory.set(field, memoryStatValues[hierarchical]);
+            memory.set(field, values[hierarchical]);
         } else if ((found & (1L << local)) != 0) {
-            memory.set(field, memoryStatValues[local]);
+            memory.set(field, values[local]);
         }
     }
 
-    /**
-     * Reads {@code file} into the buffer; whether what it says changed since its previous read (its bytes, or whether
-     * it could be read at all). A file that does not exist never changes.
-     */
-    private boolean reload(KernelFile file) throws IOException {
-        if (file == null) {
-            return false;
-        }
-        return file.readInto(buffer) ? file.changed(buffer) : file.forget();
+    private boolean load(KernelFile file) throws IOException {
+        return file.readInto(buffer);
     }
 
     /** Closes the task's kept-open cgroup files (the task stopped or its stats are no longer wanted). */

@@ -29,6 +29,11 @@ final class CgroupV2StatsReader implements TaskStatsReader {
     /** The sampling thread's buffer, taken at the start of each {@link #read()} (the reads are synchronized). */
     private CgroupFileBuffer buffer;
     private final long[] values = new long[CPU_STAT.size()];
+    /** One builder for all samples (reads are synchronized; {@link TaskMemoryStats.Builder#build()} copies out). */
+    private final TaskMemoryStats.Builder memory = new TaskMemoryStats.Builder();
+    private final long[] cpu = new long[CPU_STAT.size()];
+    /** The last sample: given again while the files say what they said then (an idle task). */
+    private TaskRawSample last;
     private final KernelFile current;
     private final KernelFile peak;
     private final KernelFile memoryStat;
@@ -46,7 +51,7 @@ final class CgroupV2StatsReader implements TaskStatsReader {
     @Override
     public synchronized TaskRawSample read() throws IOException {
         buffer = CgroupFileBuffer.forThisThread();
-        TaskMemoryStats.Builder memory = new TaskMemoryStats.Builder();
+        TaskMemoryStats.Builder memory = this.memory.clear();
         if (load(current) && buffer.firstLong() >= 0) {
             memory.set(USAGE, buffer.firstLong());
         }
@@ -70,7 +75,8 @@ final class CgroupV2StatsReader implements TaskStatsReader {
         }
 
         int cpuFields = 0; // bits of TaskCpuField ordinals
-        long[] cpu = new long[CPU_STAT.size()];
+        long[] cpu = this.cpu;
+        java.util.Arrays.fill(cpu, 0);
         if (load(cpuStat)) {
             long found = CPU_STAT.scan(buffer, values);
             for (int i = 0; i < CPU_STAT.size(); i++) {
@@ -80,7 +86,8 @@ final class CgroupV2StatsReader implements TaskStatsReader {
                 }
             }
         }
-        return new TaskRawSample(memory.build(), new TaskCpuTimes(cpu[0], cpu[1], cpu[2], cpu[3], cpu[4], FieldSets.CPU.ofMask(cpuFields)), Map.of());
+        last = TaskRawSample.next(last, memory, cpu[0], cpu[1], cpu[2], cpu[3], cpu[4], cpuFields);
+        return last;
     }
 
     private boolean load(KernelFile file) throws IOException {

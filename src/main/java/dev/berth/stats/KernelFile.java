@@ -36,9 +36,6 @@ final class KernelFile implements AutoCloseable {
     private int fd = -1;
     private FileChannel channel;
     private boolean closed;
-    /** The bytes of the last read {@link #changed} recorded ({@code [0, previousLength)}); -1: none (or unreadable). */
-    private byte[] previous;
-    private int previousLength = -1;
 
     KernelFile(Path path) {
         this(path, NativePread.AVAILABLE);
@@ -115,41 +112,10 @@ final class KernelFile implements AutoCloseable {
         }
         if (!read) {
             // a removed cgroup's open files fail with ENODEV: the cgroup is gone, as a missing file is
-            release(); // not closed: a new cgroup at the same path is opened afresh next time
+            close();
+            closed = false; // a new cgroup at the same path is opened afresh next time
         }
         return read;
-    }
-
-    /**
-     * After a successful {@link #readInto}: whether the bytes read differ from this file's previous ones (or there were
-     * none); they are recorded for the next time. A counter that did not move reads byte for byte as before, and its
-     * figures need no parsing.
-     */
-    boolean changed(CgroupFileBuffer buffer) {
-        int n = buffer.length();
-        byte[] b = buffer.bytes();
-        if (n == previousLength && java.util.Arrays.equals(b, 0, n, previous, 0, n)) {
-            return false;
-        }
-        if (previous == null || previous.length < n) {
-            previous = new byte[n + 16]; // a little room: a value that gains a digit fits
-        }
-        System.arraycopy(b, 0, previous, 0, n);
-        previousLength = n;
-        return true;
-    }
-
-    /** Whether the last read succeeded and {@link #changed} recorded its bytes. */
-    boolean isRemembered() {
-        return previousLength >= 0;
-    }
-
-    /** After a failed {@link #readInto}: whether the file had been read before (a change: it is gone now). */
-    boolean forget() {
-        boolean had = previousLength >= 0;
-        previous = null;
-        previousLength = -1;
-        return had;
     }
 
     /** The kept-open descriptor of a native read, -1 when there is none (for tests). */
@@ -164,8 +130,6 @@ final class KernelFile implements AutoCloseable {
     @Override
     public void close() {
         closed = true;
-        previous = null;
-        previousLength = -1;
         release();
     }
 

@@ -148,31 +148,6 @@ class KernelFileTest {
         }
     }
 
-    @ParameterizedTest(name = "native reads: {0}")
-    @ValueSource(booleans = {false, true})
-    void tellsWhetherTheBytesChangedSinceItsPreviousRead(boolean nativeReads, @TempDir Path tmp) throws Exception {
-        Path file = tmp.resolve("cpuacct.usage");
-        Files.writeString(file, "1000\n");
-        try (KernelFile kernelFile = kernelFile(file, nativeReads)) {
-            assertThat(kernelFile.isRemembered()).isFalse();
-            assertThat(kernelFile.readInto(buffer) && kernelFile.changed(buffer)).as("first read").isTrue();
-            assertThat(kernelFile.isRemembered()).isTrue();
-            assertThat(kernelFile.readInto(buffer) && kernelFile.changed(buffer)).as("same bytes").isFalse();
-            Files.writeString(file, "1001\n");
-            assertThat(kernelFile.readInto(buffer) && kernelFile.changed(buffer)).as("same length, a digit moved").isTrue();
-            Files.writeString(file, "100100000000000000000000000000\n");
-            assertThat(kernelFile.readInto(buffer) && kernelFile.changed(buffer)).as("longer").isTrue();
-            assertThat(kernelFile.readInto(buffer) && kernelFile.changed(buffer)).as("longer, again").isFalse();
-            Files.writeString(file, "1001\n");
-            assertThat(kernelFile.readInto(buffer) && kernelFile.changed(buffer)).as("shorter").isTrue();
-            assertThat(buffer.firstLong()).isEqualTo(1001);
-
-            assertThat(kernelFile.forget()).as("gone after a read: a change").isTrue();
-            assertThat(kernelFile.forget()).as("still gone: no change").isFalse();
-            assertThat(kernelFile.readInto(buffer) && kernelFile.changed(buffer)).as("back").isTrue();
-        }
-    }
-
     private static KernelFile kernelFile(Path path, boolean nativeReads) {
         if (nativeReads) {
             assumeTrue(NativePread.AVAILABLE, "foreign-function reads need Java 22+ on 64-bit Linux");
