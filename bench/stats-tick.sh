@@ -6,7 +6,9 @@
 #
 # Usage: bench/stats-tick.sh N BUILD_HOME...   (a BUILD_HOME has bin/jvm.options and target/berth/{berth.jar,lib})
 #   env: INTERVAL_MS (100), TICKS per window (100), WARM ticks (600), ROUNDS windows per build run (3), PASSES (2),
-#        JAVA_OPTS (added to the build's bin/jvm.options), WRAP (a command put before java, e.g. "perf record -g -o F --")
+#        JAVA_OPTS (added to the build's bin/jvm.options), WRAP (a command put before java, e.g. "perf record -g -o F --"),
+#        TOGETHER=1: the builds run at the same time, each pinned to its own core (swapped from pass to pass), so a
+#        machine that speeds up or slows down does so for all of them (compare the builds window by window)
 # Needs root, cgroup v1 (memory, cpu, cpuacct), gcc, a JDK 22+ (JAVA, default: the newest under /usr/lib/jvm).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -49,14 +51,28 @@ for home in "$@"; do
   i=$((i + 1))
 done
 seconds=$(awk -v t="$TICKS" -v r="$ROUNDS" -v ms="$INTERVAL_MS" 'BEGIN {printf "%.1f", t * r * ms / 1000}')
+ncpu=$(nproc)
 for pass in $(seq 1 "${PASSES:-2}"); do
   i=0
+  together=()
   for home in "$@"; do
     cp="$home/target/berth/berth.jar:$(ls "$home"/target/berth/lib/*.jar | tr '\n' ':')"
-    echo "== $home (pass $pass, load $(cut -d' ' -f1 /proc/loadavg))"
-    ${WRAP:-} "$JAVA" @"$home/bin/jvm.options" ${JAVA_OPTS:-} -cp "$WORK/c$i:$cp" dev.berth.stats.StatsTick "$WORK/dirs" "$WARM" "$TICKS" "$INTERVAL_MS" "$ROUNDS" 2>&1 | grep '^round'
+    if [[ ${TOGETHER:-0} == 1 ]]; then
+      core=$(( (i + pass - 1) % ncpu ))
+      taskset -c "$core" ${WRAP:-} "$JAVA" @"$home/bin/jvm.options" ${JAVA_OPTS:-} -cp "$WORK/c$i:$cp" dev.berth.stats.StatsTick \
+        "$WORK/dirs" "$WARM" "$TICKS" "$INTERVAL_MS" "$ROUNDS" 2>&1 | grep '^round' | sed "s#^#$home (pass $pass, core $core) #" > "$WORK/out$i" &
+      together+=($!)
+    else
+      echo "== $home (pass $pass, load $(cut -d' ' -f1 /proc/loadavg))"
+      ${WRAP:-} "$JAVA" @"$home/bin/jvm.options" ${JAVA_OPTS:-} -cp "$WORK/c$i:$cp" dev.berth.stats.StatsTick "$WORK/dirs" "$WARM" "$TICKS" "$INTERVAL_MS" "$ROUNDS" 2>&1 | grep '^round'
+    fi
     i=$((i + 1))
   done
+  if [[ ${TOGETHER:-0} == 1 ]]; then
+    wait "${together[@]}"
+    echo "== together (pass $pass, load $(cut -d' ' -f1 /proc/loadavg))"
+    for j in $(seq 0 $((i - 1))); do cat "$WORK/out$j"; done
+  fi
   echo "== C reader (pass $pass): $("$WORK/cgroup-reader" "$seconds" "$INTERVAL_MS" < "$WORK/files" | awk -v w="$seconds" -v ms="$INTERVAL_MS" '{for (i = 1; i <= NF; i++) {split($i, kv, "="); v[kv[1]] = kv[2]}; printf "%.3f ms CPU per pass (%s samples), %s", (v["user_s"] + v["sys_s"]) * 1000 / v["samples"], v["samples"], $0}')"
 done
 echo "# load $(cut -d' ' -f1-3 /proc/loadavg)"

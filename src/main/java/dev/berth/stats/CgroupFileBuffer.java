@@ -268,8 +268,8 @@ final class CgroupFileBuffer {
         return true;
     }
 
-    // Skips blanks, then reads digits; anything else (e.g. "max") gives -1.
-    private long parseLong(int from) {
+    /** The number at {@code from}: skips blanks, then reads digits; anything else (e.g. "max") gives -1. */
+    long parseLong(int from) {
         byte[] b = buf;
         int n = len;
         int pos = from;

@@ -23,21 +23,19 @@ final class CgroupV1StatsReader implements TaskStatsReader {
 
     static final long NANOS_PER_USER_HZ_TICK = 10_000_000L; // USER_HZ is 100 on every Linux ABI
 
-    private static final byte[][] MEMORY_STAT = CgroupFileBuffer.keys("total_rss", "total_cache", "total_mapped_file",
+    /** memory.stat's keys: the hierarchical {@code total_*} ones (bits 0-3) win over the local ones (bits 4-7). */
+    private static final StatKeys MEMORY_STAT = new StatKeys("total_rss", "total_cache", "total_mapped_file",
             "total_inactive_file", "rss", "cache", "mapped_file", "inactive_file");
-    /** memory.stat's hierarchical keys alone: a v1 kernel writes them all, after the local ones. */
-    private static final byte[][] MEMORY_STAT_TOTALS = CgroupFileBuffer.keys("total_rss", "total_cache",
-            "total_mapped_file", "total_inactive_file");
-    private static final byte[][] CPUACCT_STAT = CgroupFileBuffer.keys("user", "system");
-    private static final byte[][] CPU_STAT = CgroupFileBuffer.keys("nr_throttled", "throttled_time");
+    private static final StatKeys CPUACCT_STAT = new StatKeys("user", "system");
+    private static final StatKeys CPU_STAT = new StatKeys("nr_throttled", "throttled_time");
 
     /** The sampling thread's buffer, taken at the start of each {@link #read()} (the reads are synchronized). */
     private CgroupFileBuffer buffer;
-    private final long[] values = new long[MEMORY_STAT.length];
+    private final long[] values = new long[MEMORY_STAT.size()];
     /** One builder for all samples (reads are synchronized; {@link TaskMemoryStats.Builder#build()} copies out). */
     private final TaskMemoryStats.Builder memory = new TaskMemoryStats.Builder();
-    /** Where memory.stat's hierarchical lines began at the last read: the next read looks for them from there. */
-    private int totalsAt;
+    /** The last sample: given again while the files say what they said then (an idle task: no CPU used, no page charged). */
+    private TaskRawSample last;
     private final KernelFile usage;
     private final KernelFile maxUsage;
     private final KernelFile memoryStat;
@@ -64,6 +62,10 @@ final class CgroupV1StatsReader implements TaskStatsReader {
         cpuStat = file(cpu, "cpu.stat");
     }
 
+    /**
+     * Reads every file. When every figure is what the previous sample said, that sample is returned again (nothing is
+     * built for an idle task); otherwise a new one, keeping the previous memory or CPU part when that part is the same.
+     */
     @Override
     public synchronized TaskRawSample read() throws IOException {
         buffer = CgroupFileBuffer.forThisThread();
@@ -74,7 +76,7 @@ final class CgroupV1StatsReader implements TaskStatsReader {
         readSingle(kmemUsage, memory, KERNEL_USAGE);
         readSingle(kmemMaxUsage, memory, KERNEL_MAX_USAGE);
         if (memoryStat != null && load(memoryStat)) {
-            long found = scanMemoryStat();
+            long found = MEMORY_STAT.scan(buffer, values);
             pick(memory, RSS, found, 0, 4);
             pick(memory, CACHE, found, 1, 5);
             pick(memory, MAPPED_FILE, found, 2, 6);
@@ -95,7 +97,7 @@ final class CgroupV1StatsReader implements TaskStatsReader {
             cpuFields |= 1 << TaskCpuField.PERCENT.ordinal();
         }
         if (cpuacctStat != null && load(cpuacctStat)) {
-            long found = buffer.scan(CPUACCT_STAT, values);
+            long found = CPUACCT_STAT.scan(buffer, values);
             if ((found & 1) != 0) {
                 userNs = values[0] * NANOS_PER_USER_HZ_TICK;
                 cpuFields |= 1 << TaskCpuField.USER_MODE.ordinal();
@@ -106,7 +108,7 @@ final class CgroupV1StatsReader implements TaskStatsReader {
             }
         }
         if (cpuStat != null && load(cpuStat)) {
-            long found = buffer.scan(CPU_STAT, values);
+            long found = CPU_STAT.scan(buffer, values);
             if ((found & 1) != 0) {
                 throttledPeriods = values[0];
                 cpuFields |= 1 << TaskCpuField.THROTTLED_PERIODS.ordinal();
@@ -116,33 +118,8 @@ final class CgroupV1StatsReader implements TaskStatsReader {
                 cpuFields |= 1 << TaskCpuField.THROTTLED_TIME.ordinal();
             }
         }
-        return new TaskRawSample(memory.build(), new TaskCpuTimes(totalNs, userNs, systemNs, throttledPeriods, throttledNs, FieldSets.CPU.ofMask(cpuFields)),
-                Map.of());
-    }
-
-    /**
-     * memory.stat's wanted keys, as {@link CgroupFileBuffer#scan} of {@link #MEMORY_STAT} finds them. The hierarchical
-     * ones come last in the file and win over the local ones, so when all four are found from where they began last
-     * time (give or take a few digits of the values before them), the local half is not scanned; otherwise the whole
-     * file is.
-     */
-    private long scanMemoryStat() {
-        if (totalsAt > 0) {
-            long totals = buffer.scan(MEMORY_STAT_TOTALS, values, totalsAt);
-            if (totals == (1L << MEMORY_STAT_TOTALS.length) - 1) {
-                return totals; // bits 0-3: the hierarchical keys, at the same indexes as in MEMORY_STAT
-            }
-        }
-        long found = buffer.scan(MEMORY_STAT, values);
-        boolean allTotals = (found & 0xF) == 0xF;
-        totalsAt = allTotals ? totalsStart() : 0;
-        return found;
-    }
-
-    /** The start of the earliest hierarchical line, from a scan of the totals alone over the whole file. */
-    private int totalsStart() {
-        buffer.scan(MEMORY_STAT_TOTALS, new long[MEMORY_STAT_TOTALS.length], 0);
-        return Math.max(0, buffer.firstFoundAt());
+        last = TaskRawSample.next(last, memory, totalNs, userNs, systemNs, throttledPeriods, throttledNs, cpuFields);
+        return last;
     }
 
     private void readSingle(KernelFile path, TaskMemoryStats.Builder memory, TaskMemoryField field) throws IOException {

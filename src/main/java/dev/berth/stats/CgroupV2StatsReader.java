@@ -19,8 +19,8 @@ import static dev.berth.stats.TaskMemoryField.WORKING_SET;
  */
 final class CgroupV2StatsReader implements TaskStatsReader {
 
-    private static final byte[][] MEMORY_STAT = CgroupFileBuffer.keys("anon", "file", "inactive_file");
-    private static final byte[][] CPU_STAT = CgroupFileBuffer.keys("usage_usec", "user_usec", "system_usec", "nr_throttled",
+    private static final StatKeys MEMORY_STAT = new StatKeys("anon", "file", "inactive_file");
+    private static final StatKeys CPU_STAT = new StatKeys("usage_usec", "user_usec", "system_usec", "nr_throttled",
             "throttled_usec");
 
     private static final TaskCpuField[] CPU_FIELDS = {TaskCpuField.PERCENT, TaskCpuField.USER_MODE, TaskCpuField.SYSTEM_MODE,
@@ -28,7 +28,12 @@ final class CgroupV2StatsReader implements TaskStatsReader {
 
     /** The sampling thread's buffer, taken at the start of each {@link #read()} (the reads are synchronized). */
     private CgroupFileBuffer buffer;
-    private final long[] values = new long[CPU_STAT.length];
+    private final long[] values = new long[CPU_STAT.size()];
+    /** One builder for all samples (reads are synchronized; {@link TaskMemoryStats.Builder#build()} copies out). */
+    private final TaskMemoryStats.Builder memory = new TaskMemoryStats.Builder();
+    private final long[] cpu = new long[CPU_STAT.size()];
+    /** The last sample: given again while the files say what they said then (an idle task). */
+    private TaskRawSample last;
     private final KernelFile current;
     private final KernelFile peak;
     private final KernelFile memoryStat;
@@ -46,7 +51,7 @@ final class CgroupV2StatsReader implements TaskStatsReader {
     @Override
     public synchronized TaskRawSample read() throws IOException {
         buffer = CgroupFileBuffer.forThisThread();
-        TaskMemoryStats.Builder memory = new TaskMemoryStats.Builder();
+        TaskMemoryStats.Builder memory = this.memory.clear();
         if (load(current) && buffer.firstLong() >= 0) {
             memory.set(USAGE, buffer.firstLong());
         }
@@ -57,7 +62,7 @@ final class CgroupV2StatsReader implements TaskStatsReader {
             memory.set(SWAP, buffer.firstLong() + memory.get(USAGE));
         }
         if (load(memoryStat)) {
-            long found = buffer.scan(MEMORY_STAT, values);
+            long found = MEMORY_STAT.scan(buffer, values);
             if ((found & 1) != 0) {
                 memory.set(RSS, values[0]);
             }
@@ -70,17 +75,19 @@ final class CgroupV2StatsReader implements TaskStatsReader {
         }
 
         int cpuFields = 0; // bits of TaskCpuField ordinals
-        long[] cpu = new long[CPU_STAT.length];
+        long[] cpu = this.cpu;
+        java.util.Arrays.fill(cpu, 0);
         if (load(cpuStat)) {
-            long found = buffer.scan(CPU_STAT, values);
-            for (int i = 0; i < CPU_STAT.length; i++) {
+            long found = CPU_STAT.scan(buffer, values);
+            for (int i = 0; i < CPU_STAT.size(); i++) {
                 if ((found & (1L << i)) != 0) {
                     cpu[i] = i == 3 ? values[i] : values[i] * 1_000L; // usec → ns
                     cpuFields |= 1 << CPU_FIELDS[i].ordinal();
                 }
             }
         }
-        return new TaskRawSample(memory.build(), new TaskCpuTimes(cpu[0], cpu[1], cpu[2], cpu[3], cpu[4], FieldSets.CPU.ofMask(cpuFields)), Map.of());
+        last = TaskRawSample.next(last, memory, cpu[0], cpu[1], cpu[2], cpu[3], cpu[4], cpuFields);
+        return last;
     }
 
     private boolean load(KernelFile file) throws IOException {

@@ -93,6 +93,18 @@ public record TaskMemoryStats(long rss, long cache, long swap, long mappedFile, 
             return this;
         }
 
+        /** Whether {@link #build()} would give a record equal to {@code stats} (built by a builder: canonical fields). */
+        boolean sameAs(TaskMemoryStats stats) {
+            long[] v = values;
+            return stats.fields() == FieldSets.MEMORY.ofMask(fields) && v[TaskMemoryField.RSS.ordinal()] == stats.rss()
+                    && v[TaskMemoryField.CACHE.ordinal()] == stats.cache() && v[TaskMemoryField.SWAP.ordinal()] == stats.swap()
+                    && v[TaskMemoryField.MAPPED_FILE.ordinal()] == stats.mappedFile()
+                    && v[TaskMemoryField.USAGE.ordinal()] == stats.usage() && v[TaskMemoryField.MAX_USAGE.ordinal()] == stats.maxUsage()
+                    && v[TaskMemoryField.KERNEL_USAGE.ordinal()] == stats.kernelUsage()
+                    && v[TaskMemoryField.KERNEL_MAX_USAGE.ordinal()] == stats.kernelMaxUsage()
+                    && v[TaskMemoryField.WORKING_SET.ordinal()] == stats.workingSet();
+        }
+
         public TaskMemoryStats build() {
             long[] v = values;
             return new TaskMemoryStats(v[TaskMemoryField.RSS.ordinal()], v[TaskMemoryField.CACHE.ordinal()],

@@ -1,6 +1,7 @@
 package dev.berth.stats;
 
 import java.util.Map;
+import java.util.Set;
 
 /**
  * What one read of a task's kernel files returned, before CPU rates are derived.
@@ -18,6 +19,30 @@ public record TaskRawSample(TaskMemoryStats memory, TaskCpuTimes cpu, Map<Long, 
     }
 
     /** One process of the task. */
+    /**
+     * A cgroup reader's sample from its figures: {@code previous} itself when every figure is the same (an idle task),
+     * else a new sample that keeps {@code previous}'s memory or CPU part when that part is the same.
+     *
+     * @param cpuFields bits of the measured {@link TaskCpuField} ordinals
+     */
+    static TaskRawSample next(TaskRawSample previous, TaskMemoryStats.Builder memory, long totalNs, long userNs,
+            long systemNs, long throttledPeriods, long throttledNs, int cpuFields) {
+        Set<TaskCpuField> cpuSet = FieldSets.CPU.ofMask(cpuFields);
+        if (previous == null) {
+            return new TaskRawSample(memory.build(), new TaskCpuTimes(totalNs, userNs, systemNs, throttledPeriods, throttledNs,
+                    cpuSet), Map.of());
+        }
+        boolean sameMemory = memory.sameAs(previous.memory);
+        TaskCpuTimes cpu = previous.cpu;
+        boolean sameCpu = cpu.totalNs() == totalNs && cpu.userNs() == userNs && cpu.systemNs() == systemNs
+                && cpu.throttledPeriods() == throttledPeriods && cpu.throttledNs() == throttledNs && cpu.fields() == cpuSet;
+        if (sameMemory && sameCpu) {
+            return previous;
+        }
+        return new TaskRawSample(sameMemory ? previous.memory : memory.build(), sameCpu ? cpu
+                : new TaskCpuTimes(totalNs, userNs, systemNs, throttledPeriods, throttledNs, cpuSet), Map.of());
+    }
+
     public record Proc(TaskMemoryStats memory, TaskCpuTimes cpu) {
     }
 }

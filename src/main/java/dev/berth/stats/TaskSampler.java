@@ -19,6 +19,8 @@ final class TaskSampler {
     private final Clock clock;
     private final Rates total = new Rates();
     private Map<Long, Rates> perPid = Map.of();
+    /** The last sample's usage: used again while the reader gives the same figures (an idle task). */
+    private TaskResourceUsage lastUsage;
 
     TaskSampler(TaskStatsTarget target, TaskStatsReader reader, TaskCpuCapacity capacity, Clock clock) {
         this.target = target;
@@ -54,7 +56,12 @@ final class TaskSampler {
             });
             perPid = nextPerPid; // exited processes drop their trackers
         }
-        TaskResourceUsage usage = new TaskResourceUsage(raw.memory(), total.cpu(raw.cpu(), wallNs));
+        TaskCpuStats cpu = total.cpu(raw.cpu(), wallNs);
+        TaskResourceUsage usage = lastUsage;
+        if (usage == null || usage.memory() != raw.memory() || usage.cpu() != cpu) {
+            usage = new TaskResourceUsage(raw.memory(), cpu);
+            lastUsage = usage;
+        }
         return new TaskStatsSnapshot(target, wallNs, usage, pids);
     }
 
@@ -63,13 +70,23 @@ final class TaskSampler {
         private final TaskCpuPercent totalPercent = new TaskCpuPercent();
         private final TaskCpuPercent userPercent = new TaskCpuPercent();
         private final TaskCpuPercent systemPercent = new TaskCpuPercent();
+        /** The last result and the times it came from: returned again for the same times at the same rates. */
+        private TaskCpuStats last;
+        private TaskCpuTimes lastTimes;
 
         TaskCpuStats cpu(TaskCpuTimes times, long wallNs) {
             double percent = times.isMeasured(TaskCpuField.PERCENT) ? totalPercent.percent(times.totalNs(), wallNs) : 0;
             double user = times.isMeasured(TaskCpuField.USER_MODE) ? userPercent.percent(times.userNs(), wallNs) : 0;
             double system = times.isMeasured(TaskCpuField.SYSTEM_MODE) ? systemPercent.percent(times.systemNs(), wallNs) : 0;
-            return new TaskCpuStats(system, user, capacity.ticksConsumed(percent), percent, times.throttledPeriods(),
+            TaskCpuStats previous = last;
+            if (previous != null && times == lastTimes && previous.percent() == percent && previous.userMode() == user
+                    && previous.systemMode() == system) {
+                return previous; // the same counters (an idle task): nothing moved, the rates are the same
+            }
+            last = new TaskCpuStats(system, user, capacity.ticksConsumed(percent), percent, times.throttledPeriods(),
                     times.throttledNs(), times.totalNs(), times.userNs(), times.systemNs(), times.fields());
+            lastTimes = times;
+            return last;
         }
     }
 }

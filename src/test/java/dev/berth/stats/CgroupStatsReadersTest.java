@@ -83,6 +83,53 @@ class CgroupStatsReadersTest {
     }
 
     @Test
+    void v1GivesItsPreviousSampleUntilAFigureMovesAndThenWhatAFreshReaderGives(@org.junit.jupiter.api.io.TempDir Path dir)
+            throws IOException {
+        Path fixture = fixture("/cgroupv1/task");
+        String[] files;
+        try (var list = java.nio.file.Files.list(fixture)) {
+            files = list.map(f -> f.getFileName().toString()).sorted().toArray(String[]::new);
+        }
+        for (String file : files) {
+            java.nio.file.Files.copy(fixture.resolve(file), dir.resolve(file));
+        }
+        Map<String, Path> dirs = Map.of("memory", dir, "cpu", dir, "cpuacct", dir);
+        CgroupV1StatsReader kept = new CgroupV1StatsReader(dirs);
+        TaskRawSample previous = kept.read();
+        assertThat(kept.read()).isSameAs(previous);
+        Path cpuStat = dir.resolve("cpu.stat");
+        String stat = java.nio.file.Files.readString(cpuStat);
+        java.nio.file.Files.writeString(cpuStat, stat.replace("nr_periods 0", "nr_periods 12"));
+        assertThat(kept.read()).as("only a figure it does not report moved").isSameAs(previous);
+        java.nio.file.Files.writeString(cpuStat, stat);
+
+        for (String file : files) { // each file in turn: a figure moves (a digit more), then back
+            Path path = dir.resolve(file);
+            String before = java.nio.file.Files.readString(path);
+            String wanted = switch (file) { // a figure the reader reports (not nr_periods, nor a local key the totals hide)
+                case "memory.stat" -> "total_rss ";
+                case "cpu.stat" -> "nr_throttled ";
+                default -> "";
+            };
+            java.nio.file.Files.writeString(path, before.replaceFirst("(" + wanted + "\\d+)", "$17"));
+            TaskRawSample moved = kept.read();
+            assertThat(moved).as(file).isNotSameAs(previous).usingRecursiveComparison().isNotEqualTo(previous)
+                    .isEqualTo(new CgroupV1StatsReader(dirs).read());
+            if (file.startsWith("memory.")) {
+                assertThat(moved.cpu()).as(file + ": the CPU part is kept").isSameAs(previous.cpu());
+            } else {
+                assertThat(moved.memory()).as(file + ": the memory part is kept").isSameAs(previous.memory());
+            }
+            assertThat(kept.read()).as(file).isSameAs(moved);
+
+            java.nio.file.Files.writeString(path, before);
+            previous = kept.read();
+            assertThat(previous).as(file + " back").usingRecursiveComparison().isEqualTo(new CgroupV1StatsReader(dirs).read());
+        }
+        assertThat(kept.read()).isSameAs(previous);
+    }
+
+    @Test
     void v2MapsAnonFileAndAddsUsageToSwapLikeRunc() throws IOException {
         TaskRawSample sample = new CgroupV2StatsReader(fixture("/cgroupv2/task")).read();
 
@@ -103,6 +150,42 @@ class CgroupStatsReadersTest {
         assertThat(cpu.systemNs()).isEqualTo(231232000L);
         assertThat(cpu.throttledPeriods()).isEqualTo(37);
         assertThat(cpu.throttledNs()).isEqualTo(1893440000L);
+    }
+
+    @Test
+    void v2GivesItsPreviousSampleUntilAFigureMovesAndThenWhatAFreshReaderGives(@org.junit.jupiter.api.io.TempDir Path dir)
+            throws IOException {
+        Path fixture = fixture("/cgroupv2/task");
+        String[] files;
+        try (var list = java.nio.file.Files.list(fixture)) {
+            files = list.map(f -> f.getFileName().toString()).sorted().toArray(String[]::new);
+        }
+        for (String file : files) {
+            java.nio.file.Files.copy(fixture.resolve(file), dir.resolve(file));
+        }
+        CgroupV2StatsReader kept = new CgroupV2StatsReader(dir);
+        TaskRawSample previous = kept.read();
+        assertThat(kept.read()).isSameAs(previous);
+
+        for (String file : new String[] {"memory.current", "memory.peak", "memory.swap.current", "memory.stat", "cpu.stat"}) {
+            Path path = dir.resolve(file);
+            String before = java.nio.file.Files.readString(path);
+            String wanted = switch (file) { // a figure the reader reports
+                case "memory.stat" -> "anon ";
+                case "cpu.stat" -> "nr_throttled ";
+                default -> "";
+            };
+            java.nio.file.Files.writeString(path, before.replaceFirst("(" + wanted + "\\d+)", "$17"));
+            TaskRawSample moved = kept.read();
+            assertThat(moved).as(file).isNotSameAs(previous).usingRecursiveComparison().isNotEqualTo(previous)
+                    .isEqualTo(new CgroupV2StatsReader(dir).read());
+            assertThat(kept.read()).as(file).isSameAs(moved);
+
+            java.nio.file.Files.writeString(path, before);
+            previous = kept.read();
+            assertThat(previous).as(file + " back").usingRecursiveComparison().isEqualTo(new CgroupV2StatsReader(dir).read());
+        }
+        assertThat(kept.read()).isSameAs(previous);
     }
 
     @Test

@@ -51,6 +51,35 @@ class TaskSamplerTest {
     }
 
     @Test
+    void theSameFiguresAtTheSameRatesKeepTheirObjectsAndEverySampleItsOwnTime() throws Exception {
+        TaskRawSample idle = cpu(5_000_000_000L, 4_000_000_000L, 1_000_000_000L);
+        reads.add(cpu(4_000_000_000L, 3_000_000_000L, 1_000_000_000L));
+        reads.add(idle);
+        reads.add(idle); // an idle task's reader gives its previous sample again
+        reads.add(idle);
+        reads.add(cpu(5_000_000_000L, 4_000_000_000L, 1_000_000_000L)); // the same figures in new objects
+
+        sampler.sample();
+        clock.advance(Duration.ofSeconds(1));
+        TaskStatsSnapshot moved = sampler.sample();
+        clock.advance(Duration.ofSeconds(1));
+        TaskStatsSnapshot stopped = sampler.sample();
+        clock.advance(Duration.ofSeconds(1));
+        TaskStatsSnapshot still = sampler.sample();
+        clock.advance(Duration.ofSeconds(1));
+        TaskStatsSnapshot copied = sampler.sample();
+
+        assertThat(moved.usage().cpu().percent()).isCloseTo(100.0, within(1e-9));
+        assertThat(stopped.usage().cpu().percent()).isZero(); // same counters, but the rate fell: a new figure
+        assertThat(stopped.usage()).isNotSameAs(moved.usage());
+        assertThat(still.usage()).isSameAs(stopped.usage()); // same counters, same rate: nothing to build
+        assertThat(still.timestampNanos()).isGreaterThan(stopped.timestampNanos());
+        assertThat(copied.usage()).isNotSameAs(still.usage()).usingRecursiveComparison().isEqualTo(still.usage());
+        assertThat(java.util.List.of(moved, stopped, still, copied)).extracting(TaskStatsSnapshot::timestampNanos)
+                .doesNotHaveDuplicates();
+    }
+
+    @Test
     void zeroWallTimeGivesZeroNotInfinity() throws Exception {
         reads.add(cpu(1, 1, 0));
         reads.add(cpu(1_000_000, 1, 0));
