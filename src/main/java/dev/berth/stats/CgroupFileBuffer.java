@@ -182,7 +182,7 @@ final class CgroupFileBuffer {
             int keyLength = keyEnd - pos;
             for (int k = 0; k < keys.length; k++) {
                 byte[] key = keys[k];
-                if (key.length == keyLength && (found & (1L << k)) == 0 && equals(key, pos, keyEnd)) {
+                if (key.length == keyLength && (found & (1L << k)) == 0 && keyEquals(key, b, pos, keyEnd)) {
                     out[k] = parseLong(keyEnd);
                     found |= 1L << k;
                     if (first < 0) {
@@ -256,12 +256,13 @@ final class CgroupFileBuffer {
         return keys;
     }
 
-    private boolean equals(byte[] key, int from, int to) {
+    /** Whether {@code b[from, to)} is {@code key}. */
+    static boolean keyEquals(byte[] key, byte[] b, int from, int to) {
         if (to - from != key.length) {
             return false;
         }
         for (int i = 0; i < key.length; i++) {
-            if (buf[from + i] != key[i]) {
+            if (b[from + i] != key[i]) {
                 return false;
             }
         }

@@ -119,7 +119,7 @@ final class StatKeys {
                 }
                 int wantedIndex = -1;
                 for (int k = 0; k < keys.length; k++) {
-                    if ((found & (1L << k)) == 0 && keyEquals(keys[k], b, pos, keyEnd)) {
+                    if ((found & (1L << k)) == 0 && CgroupFileBuffer.keyEquals(keys[k], b, pos, keyEnd)) {
                         wantedIndex = k;
                         found |= 1L << k;
                         break;
@@ -149,18 +149,6 @@ final class StatKeys {
                 wanted[i] = line[2];
             }
             return new Layout(keyLengths, separators, wanted, found);
-        }
-
-        private static boolean keyEquals(byte[] key, byte[] b, int from, int to) {
-            if (to - from != key.length) {
-                return false;
-            }
-            for (int i = 0; i < key.length; i++) {
-                if (b[from + i] != key[i]) {
-                    return false;
-                }
-            }
-            return true;
         }
     }
 }

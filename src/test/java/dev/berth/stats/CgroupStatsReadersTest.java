@@ -85,14 +85,7 @@ class CgroupStatsReadersTest {
     @Test
     void v1GivesItsPreviousSampleUntilAFigureMovesAndThenWhatAFreshReaderGives(@org.junit.jupiter.api.io.TempDir Path dir)
             throws IOException {
-        Path fixture = fixture("/cgroupv1/task");
-        String[] files;
-        try (var list = java.nio.file.Files.list(fixture)) {
-            files = list.map(f -> f.getFileName().toString()).sorted().toArray(String[]::new);
-        }
-        for (String file : files) {
-            java.nio.file.Files.copy(fixture.resolve(file), dir.resolve(file));
-        }
+        String[] files = copyFixture("/cgroupv1/task", dir);
         Map<String, Path> dirs = Map.of("memory", dir, "cpu", dir, "cpuacct", dir);
         CgroupV1StatsReader kept = new CgroupV1StatsReader(dirs);
         TaskRawSample previous = kept.read();
@@ -103,30 +96,8 @@ class CgroupStatsReadersTest {
         assertThat(kept.read()).as("only a figure it does not report moved").isSameAs(previous);
         java.nio.file.Files.writeString(cpuStat, stat);
 
-        for (String file : files) { // each file in turn: a figure moves (a digit more), then back
-            Path path = dir.resolve(file);
-            String before = java.nio.file.Files.readString(path);
-            String wanted = switch (file) { // a figure the reader reports (not nr_periods, nor a local key the totals hide)
-                case "memory.stat" -> "total_rss ";
-                case "cpu.stat" -> "nr_throttled ";
-                default -> "";
-            };
-            java.nio.file.Files.writeString(path, before.replaceFirst("(" + wanted + "\\d+)", "$17"));
-            TaskRawSample moved = kept.read();
-            assertThat(moved).as(file).isNotSameAs(previous).usingRecursiveComparison().isNotEqualTo(previous)
-                    .isEqualTo(new CgroupV1StatsReader(dirs).read());
-            if (file.startsWith("memory.")) {
-                assertThat(moved.cpu()).as(file + ": the CPU part is kept").isSameAs(previous.cpu());
-            } else {
-                assertThat(moved.memory()).as(file + ": the memory part is kept").isSameAs(previous.memory());
-            }
-            assertThat(kept.read()).as(file).isSameAs(moved);
-
-            java.nio.file.Files.writeString(path, before);
-            previous = kept.read();
-            assertThat(previous).as(file + " back").usingRecursiveComparison().isEqualTo(new CgroupV1StatsReader(dirs).read());
-        }
-        assertThat(kept.read()).isSameAs(previous);
+        eachReportedFigureMoves(kept, () -> new CgroupV1StatsReader(dirs), dir, files,
+                Map.of("memory.stat", "total_rss ", "cpu.stat", "nr_throttled ")); // not nr_periods, nor a local key the totals hide
     }
 
     @Test
@@ -155,37 +126,14 @@ class CgroupStatsReadersTest {
     @Test
     void v2GivesItsPreviousSampleUntilAFigureMovesAndThenWhatAFreshReaderGives(@org.junit.jupiter.api.io.TempDir Path dir)
             throws IOException {
-        Path fixture = fixture("/cgroupv2/task");
-        String[] files;
-        try (var list = java.nio.file.Files.list(fixture)) {
-            files = list.map(f -> f.getFileName().toString()).sorted().toArray(String[]::new);
-        }
-        for (String file : files) {
-            java.nio.file.Files.copy(fixture.resolve(file), dir.resolve(file));
-        }
+        copyFixture("/cgroupv2/task", dir);
         CgroupV2StatsReader kept = new CgroupV2StatsReader(dir);
         TaskRawSample previous = kept.read();
         assertThat(kept.read()).isSameAs(previous);
 
-        for (String file : new String[] {"memory.current", "memory.peak", "memory.swap.current", "memory.stat", "cpu.stat"}) {
-            Path path = dir.resolve(file);
-            String before = java.nio.file.Files.readString(path);
-            String wanted = switch (file) { // a figure the reader reports
-                case "memory.stat" -> "anon ";
-                case "cpu.stat" -> "nr_throttled ";
-                default -> "";
-            };
-            java.nio.file.Files.writeString(path, before.replaceFirst("(" + wanted + "\\d+)", "$17"));
-            TaskRawSample moved = kept.read();
-            assertThat(moved).as(file).isNotSameAs(previous).usingRecursiveComparison().isNotEqualTo(previous)
-                    .isEqualTo(new CgroupV2StatsReader(dir).read());
-            assertThat(kept.read()).as(file).isSameAs(moved);
-
-            java.nio.file.Files.writeString(path, before);
-            previous = kept.read();
-            assertThat(previous).as(file + " back").usingRecursiveComparison().isEqualTo(new CgroupV2StatsReader(dir).read());
-        }
-        assertThat(kept.read()).isSameAs(previous);
+        eachReportedFigureMoves(kept, () -> new CgroupV2StatsReader(dir), dir,
+                new String[] {"memory.current", "memory.peak", "memory.swap.current", "memory.stat", "cpu.stat"},
+                Map.of("memory.stat", "anon ", "cpu.stat", "nr_throttled "));
     }
 
     @Test
@@ -202,6 +150,48 @@ class CgroupStatsReadersTest {
 
         assertThat(sample.memory().fields()).isEmpty();
         assertThat(sample.cpu().fields()).isEmpty();
+    }
+
+    /**
+     * Each file in turn: a figure the reader reports (the first number, or the one after {@code keys}' key for that
+     * file) gains a digit, then goes back. The kept reader must give a new sample equal to a fresh reader's, keeping
+     * the part (memory or CPU) that did not move, then the same sample while nothing moves.
+     */
+    private static void eachReportedFigureMoves(TaskStatsReader kept, java.util.function.Supplier<TaskStatsReader> fresh,
+            Path dir, String[] files, Map<String, String> keys) throws IOException {
+        TaskRawSample previous = kept.read();
+        for (String file : files) {
+            Path path = dir.resolve(file);
+            String before = java.nio.file.Files.readString(path);
+            java.nio.file.Files.writeString(path, before.replaceFirst("(" + keys.getOrDefault(file, "") + "\\d+)", "$17"));
+            TaskRawSample moved = kept.read();
+            assertThat(moved).as(file).isNotSameAs(previous).usingRecursiveComparison().isNotEqualTo(previous)
+                    .isEqualTo(fresh.get().read());
+            if (file.startsWith("memory.")) {
+                assertThat(moved.cpu()).as(file + ": the CPU part is kept").isSameAs(previous.cpu());
+            } else {
+                assertThat(moved.memory()).as(file + ": the memory part is kept").isSameAs(previous.memory());
+            }
+            assertThat(kept.read()).as(file).isSameAs(moved);
+
+            java.nio.file.Files.writeString(path, before);
+            previous = kept.read();
+            assertThat(previous).as(file + " back").usingRecursiveComparison().isEqualTo(fresh.get().read());
+        }
+        assertThat(kept.read()).isSameAs(previous);
+    }
+
+    /** Copies a fixture's files into {@code dir}; their names, sorted. */
+    private static String[] copyFixture(String name, Path dir) throws IOException {
+        Path fixture = fixture(name);
+        String[] files;
+        try (var list = java.nio.file.Files.list(fixture)) {
+            files = list.map(f -> f.getFileName().toString()).sorted().toArray(String[]::new);
+        }
+        for (String file : files) {
+            java.nio.file.Files.copy(fixture.resolve(file), dir.resolve(file));
+        }
+        return files;
     }
 
     static Path fixture(String name) {
