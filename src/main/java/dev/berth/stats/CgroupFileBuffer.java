@@ -19,7 +19,6 @@ final class CgroupFileBuffer {
 
     private byte[] buf = new byte[4096];
     private int len;
-    private int firstFoundAt = -1;
     private ByteBuffer window;
     /**
      * Whether {@link #pread} reads through a direct buffer of its own: NIO copies a read into a heap buffer through a
@@ -149,30 +148,18 @@ final class CgroupFileBuffer {
 
     /**
      * Scans {@code key value} lines (memory.stat, cpu.stat, cpuacct.stat, /proc status with {@code Key:}) and stores
-     * the value of each wanted key into {@code out} at the key's index.
+     * the value of each wanted key into {@code out} at the key's index, stopping once every key was found.
      *
      * @return a bit mask of the keys found (bit i = keys[i])
      */
     long scan(byte[][] keys, long[] out) {
-        return scan(keys, out, 0);
-    }
-
-    /**
-     * {@link #scan(byte[][], long[])} from the line that holds byte {@code from} (0: the whole file), stopping once
-     * every key was found; {@link #firstFoundAt()} then tells where the first found key's line starts.
-     */
-    long scan(byte[][] keys, long[] out, int from) {
         // the array and length in locals, a key compared only when its length matches: C1 (the shipped JIT) neither
         // hoists field loads out of a loop nor inlines the comparison, and this runs for every task every second
         byte[] b = buf;
         int n = len;
-        long all = keys.length == 64 ? -1L : (1L << keys.length) - 1;
+        long all = allOf(keys.length);
         long found = 0;
-        int pos = Math.min(Math.max(from, 0), n);
-        while (pos > 0 && b[pos - 1] != '\n') {
-            pos--; // back to the start of that line
-        }
-        int first = -1;
+        int pos = 0;
         while (pos < n && found != all) {
             int keyEnd = pos;
             byte c;
@@ -185,9 +172,6 @@ final class CgroupFileBuffer {
                 if (key.length == keyLength && (found & (1L << k)) == 0 && keyEquals(key, b, pos, keyEnd)) {
                     out[k] = parseLong(keyEnd);
                     found |= 1L << k;
-                    if (first < 0) {
-                        first = pos;
-                    }
                     break;
                 }
             }
@@ -197,13 +181,7 @@ final class CgroupFileBuffer {
             }
             pos++;
         }
-        firstFoundAt = first;
         return found;
-    }
-
-    /** Where the line of the first key the last {@link #scan} found starts; -1 when it found none. */
-    int firstFoundAt() {
-        return firstFoundAt;
     }
 
     /** Starts of the space-separated fields of /proc/pid/stat after the {@code (comm)} field, which may hold spaces. */
@@ -254,6 +232,11 @@ final class CgroupFileBuffer {
             keys[i] = names[i].getBytes(StandardCharsets.US_ASCII);
         }
         return keys;
+    }
+
+    /** The mask of {@code count} keys, all found. */
+    static long allOf(int count) {
+        return count == Long.SIZE ? -1L : (1L << count) - 1;
     }
 
     /** Whether {@code b[from, to)} is {@code key}. */

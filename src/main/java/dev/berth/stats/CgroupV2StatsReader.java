@@ -3,6 +3,7 @@ package dev.berth.stats;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.Map;
 
 import static dev.berth.stats.TaskMemoryField.CACHE;
@@ -76,7 +77,7 @@ final class CgroupV2StatsReader implements TaskStatsReader {
 
         int cpuFields = 0; // bits of TaskCpuField ordinals
         long[] cpu = this.cpu;
-        java.util.Arrays.fill(cpu, 0);
+        Arrays.fill(cpu, 0);
         if (load(cpuStat)) {
             long found = CPU_STAT.scan(buffer, values);
             for (int i = 0; i < CPU_STAT.size(); i++) {

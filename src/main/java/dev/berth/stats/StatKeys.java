@@ -26,7 +26,7 @@ final class StatKeys {
             throw new IllegalArgumentException("at most 64 keys");
         }
         this.keys = CgroupFileBuffer.keys(names);
-        this.all = names.length == Long.SIZE ? -1L : (1L << names.length) - 1;
+        this.all = CgroupFileBuffer.allOf(names.length);
     }
 
     int size() {
@@ -41,16 +41,12 @@ final class StatKeys {
      */
     long scan(CgroupFileBuffer buffer, long[] out) {
         Layout known = layout;
-        if (known != null) {
-            long found = known.read(keys, buffer, out);
-            if (found >= 0) {
-                return found;
-            }
+        if (known != null && known.read(keys, buffer, out)) {
+            return all;
         }
         long found = buffer.scan(keys, out);
         // a layout without some wanted key could not tell that key from the line it skips: such files are scanned
-        Layout learned = found == all ? Layout.learn(keys, buffer.bytes(), buffer.length()) : null;
-        layout = learned != null && learned.found() == all ? learned : null;
+        layout = found == all ? Layout.learn(keys, all, buffer.bytes(), buffer.length()) : null;
         return found;
     }
 
@@ -60,15 +56,15 @@ final class StatKeys {
     }
 
     /**
-     * Lines {@code [0, keyLengths.length)} of a file, up to the last one holding a wanted key.
+     * Lines {@code [0, keyLengths.length)} of a file, up to the last one holding a wanted key; every wanted key is on
+     * one of them.
      *
      * @param wanted per line, the index of the wanted key it holds, or -1
-     * @param found the mask of wanted keys the layout holds
      */
-    private record Layout(int[] keyLengths, byte[] separators, int[] wanted, long found) {
+    private record Layout(int[] keyLengths, byte[] separators, int[] wanted) {
 
-        /** The wanted keys' values by this layout; -1 when the file does not follow it. */
-        long read(byte[][] keys, CgroupFileBuffer buffer, long[] out) {
+        /** Stores every wanted key's value by this layout; false (some stored) when the file does not follow it. */
+        boolean read(byte[][] keys, CgroupFileBuffer buffer, long[] out) {
             byte[] b = buffer.bytes();
             int n = buffer.length();
             int[] lengths = keyLengths;
@@ -78,14 +74,14 @@ final class StatKeys {
             for (int line = 0; line < lengths.length; line++) {
                 int keyEnd = pos + lengths[line];
                 if (keyEnd >= n || b[keyEnd] != separatorAt[line]) {
-                    return -1;
+                    return false;
                 }
                 int k = wantedAt[line];
                 if (k >= 0) {
                     byte[] key = keys[k];
                     for (int i = 0; i < key.length; i++) {
                         if (b[pos + i] != key[i]) {
-                            return -1;
+                            return false;
                         }
                     }
                     out[k] = buffer.parseLong(keyEnd);
@@ -96,14 +92,15 @@ final class StatKeys {
                 }
                 pos++;
             }
-            return found;
+            return true;
         }
 
         /**
          * The layout of the file in {@code b[0, n)}: its lines up to the last one holding a wanted key (the first line
-         * of each key counts, as in a key-by-key scan); null when the file holds no wanted key or a line has no separator.
+         * of each key counts, as in a key-by-key scan); null unless every wanted key is on a line before the first
+         * line without a separator.
          */
-        static Layout learn(byte[][] keys, byte[] b, int n) {
+        static Layout learn(byte[][] keys, long all, byte[] b, int n) {
             java.util.List<int[]> lines = new java.util.ArrayList<>(); // {key length, separator, wanted index}
             long found = 0;
             int lastWanted = -1;
@@ -135,7 +132,7 @@ final class StatKeys {
                 }
                 pos++;
             }
-            if (lastWanted < 0) {
+            if (found != all) {
                 return null;
             }
             int count = lastWanted + 1;
@@ -148,7 +145,7 @@ final class StatKeys {
                 separators[i] = (byte) line[1];
                 wanted[i] = line[2];
             }
-            return new Layout(keyLengths, separators, wanted, found);
+            return new Layout(keyLengths, separators, wanted);
         }
     }
 }

@@ -18,7 +18,6 @@ public record TaskRawSample(TaskMemoryStats memory, TaskCpuTimes cpu, Map<Long, 
         pids = Map.copyOf(pids);
     }
 
-    /** One process of the task. */
     /**
      * A cgroup reader's sample from its figures: {@code previous} itself when every figure is the same (an idle task),
      * else a new sample that keeps {@code previous}'s memory or CPU part when that part is the same.
@@ -28,14 +27,11 @@ public record TaskRawSample(TaskMemoryStats memory, TaskCpuTimes cpu, Map<Long, 
     static TaskRawSample next(TaskRawSample previous, TaskMemoryStats.Builder memory, long totalNs, long userNs,
             long systemNs, long throttledPeriods, long throttledNs, int cpuFields) {
         Set<TaskCpuField> cpuSet = FieldSets.CPU.ofMask(cpuFields);
-        if (previous == null) {
-            return new TaskRawSample(memory.build(), new TaskCpuTimes(totalNs, userNs, systemNs, throttledPeriods, throttledNs,
-                    cpuSet), Map.of());
-        }
-        boolean sameMemory = memory.sameAs(previous.memory);
-        TaskCpuTimes cpu = previous.cpu;
-        boolean sameCpu = cpu.totalNs() == totalNs && cpu.userNs() == userNs && cpu.systemNs() == systemNs
-                && cpu.throttledPeriods() == throttledPeriods && cpu.throttledNs() == throttledNs && cpu.fields() == cpuSet;
+        boolean sameMemory = previous != null && memory.sameAs(previous.memory);
+        TaskCpuTimes cpu = previous == null ? null : previous.cpu;
+        boolean sameCpu = cpu != null && cpu.totalNs() == totalNs && cpu.userNs() == userNs
+                && cpu.systemNs() == systemNs && cpu.throttledPeriods() == throttledPeriods
+                && cpu.throttledNs() == throttledNs && cpu.fields() == cpuSet;
         if (sameMemory && sameCpu) {
             return previous;
         }
@@ -43,6 +39,7 @@ public record TaskRawSample(TaskMemoryStats memory, TaskCpuTimes cpu, Map<Long, 
                 : new TaskCpuTimes(totalNs, userNs, systemNs, throttledPeriods, throttledNs, cpuSet), Map.of());
     }
 
+    /** One process of the task. */
     public record Proc(TaskMemoryStats memory, TaskCpuTimes cpu) {
     }
 }
