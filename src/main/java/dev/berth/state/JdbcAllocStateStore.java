@@ -12,6 +12,7 @@ import java.util.TreeMap;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
 
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.jdbc.core.RowMapper;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
@@ -30,6 +31,7 @@ import dev.berth.alloc.task.TaskState;
  * {@link AllocStateStore} on H2 through Spring JDBC. Specs, task states and local states are JSON columns (CLOBs read as
  * strings). Writes for one alloc are serialized by a striped lock held around the whole transaction (tombstone check +
  * write + commit), so a late write can never interleave with {@link #deleteAlloc} and resurrect a destroyed allocation.
+ * A write that loses a conflict inside H2 runs again, still under the lock ({@link StateTransactions}).
  */
 @Component
 class JdbcAllocStateStore implements AllocStateStore {
@@ -46,9 +48,14 @@ class JdbcAllocStateStore implements AllocStateStore {
             json.readValue(rs.getString("spec_json"), AllocationSpec.class), rs.getString("client_status"),
             rs.getString("client_description"));
 
+    @Autowired
     JdbcAllocStateStore(JdbcClient jdbc, PlatformTransactionManager transactionManager, Clock clock) {
+        this(jdbc, new StateTransactions(transactionManager), clock);
+    }
+
+    JdbcAllocStateStore(JdbcClient jdbc, StateTransactions tx, Clock clock) {
         this.jdbc = jdbc;
-        this.tx = new StateTransactions(transactionManager);
+        this.tx = tx;
         this.clock = clock;
         for (int i = 0; i < STRIPES; i++) {
             locks[i] = new ReentrantLock();

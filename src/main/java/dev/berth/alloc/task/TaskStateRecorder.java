@@ -5,6 +5,9 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 import dev.berth.driver.TaskHandle;
 
 /**
@@ -12,8 +15,15 @@ import dev.berth.driver.TaskHandle;
  * and the restart request/acknowledgement pair that belongs to that process. Every state change is persisted before the
  * coordinator and the listener hear of it; the local state (handle, hook done-flags, restart counters) is persisted on
  * demand. Safe for use from any thread.
+ *
+ * <p>A write the state store could not make (it runs a write that lost a conflict again, so this is a store that keeps
+ * failing) is logged and the run goes on: the task's process is what it is whether or not its state reached the store,
+ * and the next write stores the whole state again. Failing the runner instead would leave its process without anyone
+ * watching it.
  */
 final class TaskStateRecorder {
+
+    private static final Logger log = LoggerFactory.getLogger(TaskStateRecorder.class);
 
     private final TaskRunnerContext ctx;
     private final Map<String, HookState> hookStates = new ConcurrentHashMap<>();
@@ -58,7 +68,7 @@ final class TaskStateRecorder {
                 return;
             }
             state = next;
-            ctx.store().putTaskState(ctx.alloc().id(), name(), next);
+            persist("state", () -> ctx.store().putTaskState(ctx.alloc().id(), name(), next));
         }
         ctx.coordinator().taskStateChanged(name(), next);
         ctx.listener().taskStateChanged(name(), next);
@@ -151,7 +161,16 @@ final class TaskStateRecorder {
     }
 
     void persistLocal(boolean runComplete) {
-        ctx.store().putTaskLocalState(ctx.alloc().id(), name(),
-                new TaskLocalState(handle(), Map.copyOf(hookStates), ctx.tracker().counters(), runComplete));
+        TaskLocalState local = new TaskLocalState(handle(), Map.copyOf(hookStates), ctx.tracker().counters(), runComplete);
+        persist("local state", () -> ctx.store().putTaskLocalState(ctx.alloc().id(), name(), local));
+    }
+
+    private void persist(String what, Runnable write) {
+        try {
+            write.run();
+        } catch (RuntimeException e) {
+            log.error("the task's {} could not be stored (kept in memory; the next change stores it whole): alloc={} task={}",
+                    what, ctx.alloc().id(), name(), e);
+        }
     }
 }

@@ -36,8 +36,12 @@ final class CrashPointStore implements AllocStateStore, AutoCloseable {
         }
     }
 
-    /** Thrown into the parked writers when the test ends, so their threads end without writing anything. */
-    static final class AgentCrashed extends RuntimeException {
+    /**
+     * Thrown into the parked writers when the test ends, so their threads end without writing anything. An error, not
+     * a runtime exception: the runner logs a store's failure and goes on (a store that fails is not a dead agent), and
+     * a crashed agent's thread must not go on.
+     */
+    static final class AgentCrashed extends Error {
         AgentCrashed() {
             super("the agent crashed here (test crash point)");
         }

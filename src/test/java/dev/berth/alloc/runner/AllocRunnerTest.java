@@ -70,6 +70,21 @@ class AllocRunnerTest {
         assertThat(r.dir().sharedDir().resolve("logs")).isDirectory();
     }
 
+    /** A store that failed the task's first writes (Received, Task Setup, the handle) does not stop the run. */
+    @Test
+    void taskWritesTheStoreFailsDoNotStopTheRunAndTheNextWriteStoresTheWholeState() {
+        h.store.failingTaskWrites.set(3);
+        AllocRunner r = h.runner(alloc("a1", "batch", null, task("t", Map.of("run_for", "10ms"))));
+        r.start();
+        TaskState s = awaitDead(r, "t");
+        assertThat(types(s)).containsExactly("Received", "Task Setup", "Started", "Terminated");
+        assertThat(s.failed()).isFalse();
+        await().until(() -> r.runDone().isDone());
+        assertThat(h.store.failingTaskWrites).hasValue(0);
+        assertThat(h.store.taskStates("a1").get("t")).isEqualTo(s);
+        assertThat(r.record().clientStatus()).isEqualTo(ClientStatus.COMPLETE);
+    }
+
     @Test
     void restartDelaysAreExactlyWhatThePolicyReturns() {
         Duration delay = Duration.ofSeconds(2);

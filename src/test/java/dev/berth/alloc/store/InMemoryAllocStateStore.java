@@ -56,8 +56,18 @@ public final class InMemoryAllocStateStore implements AllocStateStore {
         return new ArrayList<>(allocs.values());
     }
 
+    /** Task writes (state or local state) still to fail, as a store that keeps losing conflicts does. */
+    public final java.util.concurrent.atomic.AtomicInteger failingTaskWrites = new java.util.concurrent.atomic.AtomicInteger();
+
+    private void failIfScripted() {
+        if (failingTaskWrites.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+            throw new org.springframework.dao.PessimisticLockingFailureException("scripted: the store keeps losing a conflict");
+        }
+    }
+
     @Override
     public synchronized boolean putTaskState(String allocId, String taskName, TaskState state) {
+        failIfScripted();
         if (!allocs.containsKey(allocId)) {
             return false;
         }
@@ -72,6 +82,7 @@ public final class InMemoryAllocStateStore implements AllocStateStore {
 
     @Override
     public synchronized boolean putTaskLocalState(String allocId, String taskName, TaskLocalState state) {
+        failIfScripted();
         if (!allocs.containsKey(allocId)) {
             return false;
         }
