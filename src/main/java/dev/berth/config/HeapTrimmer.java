@@ -19,8 +19,9 @@ import org.springframework.stereotype.Component;
  * Serial, the smallest collector for a daemon this size, with {@code -XX:-ShrinkHeapInSteps} so one full GC shrinks
  * the heap to {@code -XX:MaxHeapFreeRatio} at once.
  *
- * <p>Every {@link #PERIOD} (the first three times, and while a busy period waits for its quiet look, after
- * {@link #FIRST_PERIOD}) it takes a look ({@link Policy}) and asks for one full GC when either
+ * <p>Every {@link #PERIOD} (while a busy period waits for its quiet look, after {@link #FIRST_PERIOD}; until the
+ * start-up's garbage was shed, the first {@value #START_LOOKS} times after {@link #START_PERIOD}) it takes a look
+ * ({@link Policy}) and asks for one full GC when either
  * <ul>
  *   <li>the committed heap grew by half (and 16 MiB) since the last trim: a busy phase (1,000 tasks sampled every
  *       second never leave a quiet minute) fills the old generation with garbage promoted early; or</li>
@@ -46,7 +47,13 @@ public class HeapTrimmer implements SmartLifecycle {
      * 10-20 s after the last allocation stopped, not 30-60 s).
      */
     static final Duration FIRST_PERIOD = Duration.ofSeconds(10);
-    private static final int FIRST_LOOKS = 3;
+    /**
+     * The looks right after start come sooner still, so the start-up's garbage (and the native memory behind it) is
+     * given back within ~10 s of the agent being ready, not at ~30 s: start-up leaves one or two late collections, and
+     * a look that sees one is not quiet, so 10 s looks found their quiet one only at the third.
+     */
+    static final Duration START_PERIOD = Duration.ofSeconds(5);
+    static final int START_LOOKS = 4;
     private static final long SLACK_BYTES = 16L << 20;
     /** Collections within one period that make it a busy one (placing or destroying allocations, a burst of requests). */
     static final int BUSY_COLLECTIONS = 4;
@@ -92,8 +99,8 @@ public class HeapTrimmer implements SmartLifecycle {
 
     private void run() {
         try {
-            for (int looks = 0; !Thread.currentThread().isInterrupted(); looks++) {
-                Thread.sleep(looks < FIRST_LOOKS ? FIRST_PERIOD : policy.nextPeriod());
+            while (!Thread.currentThread().isInterrupted()) {
+                Thread.sleep(policy.nextPeriod());
                 check();
             }
         } catch (InterruptedException stopping) {
@@ -148,6 +155,8 @@ public class HeapTrimmer implements SmartLifecycle {
         private long committedAfterTrim;
         private boolean busySinceTrim;
         private boolean quiet;
+        private boolean trimmedOnce;
+        private int looks;
 
         Policy(long collections, long committed) {
             this.lastCollections = collections;
@@ -162,6 +171,7 @@ public class HeapTrimmer implements SmartLifecycle {
 
         /** One look, told whether a {@link QuietRelease} has much to give back (that counts as a busy period). */
         boolean look(long collections, long committed, boolean releasePending) {
+            looks++;
             boolean quiet = collections == lastCollections;
             if (collections - lastCollections >= BUSY_COLLECTIONS || releasePending) {
                 busySinceTrim = true;
@@ -173,12 +183,16 @@ public class HeapTrimmer implements SmartLifecycle {
         }
 
         /**
-         * How long until the next look: {@link #FIRST_PERIOD} while a busy period waits for its quiet look (so the
-         * busy phase's heap goes back soon after it ends), {@link #PERIOD} otherwise. A busy look needs
+         * How long until the next look: {@link #START_PERIOD} for the first {@value #START_LOOKS} looks while the
+         * start-up's garbage waits for its first trim, {@link #FIRST_PERIOD} while a busy period waits for its quiet
+         * look (so the busy phase's heap goes back soon after it ends), {@link #PERIOD} otherwise. A busy look needs
          * {@value #BUSY_COLLECTIONS} collections within one {@link #PERIOD}, as before: the short looks only come after
          * one.
          */
         Duration nextPeriod() {
+            if (!trimmedOnce && looks < START_LOOKS) {
+                return START_PERIOD;
+            }
             return busySinceTrim ? FIRST_PERIOD : PERIOD;
         }
 
@@ -192,6 +206,7 @@ public class HeapTrimmer implements SmartLifecycle {
             lastCollections = collections;
             committedAfterTrim = committed;
             busySinceTrim = false;
+            trimmedOnce = true;
         }
     }
 

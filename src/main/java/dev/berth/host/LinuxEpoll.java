@@ -58,6 +58,9 @@ public final class LinuxEpoll {
         int epoll_wait(int epfd, Pointer events, int maxevents, int timeout);
 
         int eventfd(int initval, int flags);
+
+        /** glibc: returns free C heap pages to the OS (1 when memory was released); missing from musl. */
+        int malloc_trim(long pad);
     }
 
     static {

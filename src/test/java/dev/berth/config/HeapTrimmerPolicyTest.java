@@ -90,4 +90,29 @@ class HeapTrimmerPolicyTest {
         policy.trimmed(10, 62 * MB);
         assertThat(policy.nextPeriod()).as("trimmed: back to the long period").isEqualTo(HeapTrimmer.PERIOD);
     }
+
+    @Test
+    void theStartUpsGarbageIsLookedForEveryFiveSecondsFourTimesThenEveryTenUntilItsTrim() {
+        HeapTrimmer.Policy policy = new HeapTrimmer.Policy(20, 40 * MB);
+        assertThat(policy.nextPeriod()).as("the first look").isEqualTo(HeapTrimmer.START_PERIOD);
+        for (int look = 1; look < HeapTrimmer.START_LOOKS; look++) {
+            assertThat(policy.look(20 + look, 40 * MB)).as("a late start-up collection in each period").isFalse();
+            assertThat(policy.nextPeriod()).isEqualTo(HeapTrimmer.START_PERIOD);
+        }
+        assertThat(policy.look(20 + HeapTrimmer.START_LOOKS, 40 * MB)).isFalse();
+        assertThat(policy.nextPeriod()).as("the start looks are spent").isEqualTo(HeapTrimmer.FIRST_PERIOD);
+        assertThat(policy.look(20 + HeapTrimmer.START_LOOKS, 40 * MB)).as("quiet at last").isTrue();
+        policy.trimmed(25, 34 * MB);
+        assertThat(policy.nextPeriod()).isEqualTo(HeapTrimmer.PERIOD);
+    }
+
+    @Test
+    void afterTheFirstTrimTheStartPeriodNeverComesBack() {
+        HeapTrimmer.Policy policy = new HeapTrimmer.Policy(20, 40 * MB);
+        assertThat(policy.look(30, 40 * MB)).isFalse();
+        assertThat(policy.look(30, 40 * MB)).as("the second look, quiet").isTrue();
+        policy.trimmed(31, 34 * MB);
+        assertThat(policy.look(31 + HeapTrimmer.BUSY_COLLECTIONS, 60 * MB)).as("busy again").isFalse();
+        assertThat(policy.nextPeriod()).isEqualTo(HeapTrimmer.FIRST_PERIOD);
+    }
 }
