@@ -9,7 +9,8 @@
 # Every figure is printed with the load average at the moment it was taken (the 1-minute figure of /proc/loadavg).
 #
 # Usage: bench/footprint.sh [N ...]          (default: 1000 2000)
-# Env:   WINDOW=30 (CPU window, s), SETTLE=20 (wait after start, s), N_SETTLE=180 (wait after all N running: the
+# Env:   WINDOW=30 (CPU window, s), WINDOWS=1 (agent / C reader windows per N, back to back: the kernel's side
+#        varies by ~±10 % from one window to the next), SETTLE=20 (wait after start, s), N_SETTLE=180 (wait after all N running: the
 #        per-tick loops are interpreted until the JIT compiles them, ~60-100 ticks, and the heap trimmer gives back what
 #        placing them used at its first quiet look after that busy phase), AFTER_SETTLE=60 (after destroy),
 #        JAVA_OPTS (passed to bin/berth), LAUNCHER (default bin/berth), PAR=8 (parallel PUTs), KEEP=1 (keep data dir),
@@ -22,6 +23,7 @@ cd "$(dirname "$0")/.."
 COUNTS=("${@:-1000}")
 [[ $# -gt 0 ]] || COUNTS=(1000 2000)
 WINDOW=${WINDOW:-30}
+WINDOWS=${WINDOWS:-1} # same-window agent / C reader measurements per N, one after the other
 SETTLE=${SETTLE:-20}
 N_SETTLE=${N_SETTLE:-180}
 AFTER_SETTLE=${AFTER_SETTLE:-60} # after destroying: the heap trimmer looks every 30 s and trims after a quiet look
@@ -140,6 +142,8 @@ for N in "${COUNTS[@]}"; do
     for f in memory.current memory.peak memory.swap.current memory.stat cpu.stat cpu.pressure memory.pressure io.pressure; do [[ -e "$dir/$f" ]] && echo "$dir/$f"; done
   done >>"$WORK/files"
   interval_ms=1000
+  for w in $(seq 1 "$WINDOWS"); do
+  tag=""; [[ "$WINDOWS" -gt 1 ]] && tag=" (window $w of $WINDOWS)"
   "$WORK/cgroup-reader" "$WINDOW" "$interval_ms" <"$WORK/files" >"$WORK/reader.out" &
   reader=$!
   c0=$(ticks "$AGENT"); h0=$(thread_ticks "$AGENT" berth-host-stat); s0t=$(thread_ticks "$AGENT" berth-task-stat)
@@ -149,13 +153,14 @@ for N in "${COUNTS[@]}"; do
   wait "$reader"
   reader_pct=$(sed -E 's/.*cpu_pct=([0-9.]+).*/\1/' "$WORK/reader.out")
   agent_pct=$(pct "$c0" "$c1" "$WINDOW")
-  row "N=$N: RSS / threads" "$(rss_mb "$AGENT") MB / $(threads "$AGENT")"
+  row "N=$N: RSS / threads$tag" "$(rss_mb "$AGENT") MB / $(threads "$AGENT")"
   read -r y1 f1 <<<"$(gc_counts)"
-  row "N=$N: agent CPU, no requests" "$agent_pct % of a core"
-  row "N=$N: collections in that window (young / full)" "$((y1 - y0)) / $((f1 - f0))"
-  row "N=$N: of which task-stats threads / host-stats thread" "$(pct "$s0t" "$s1t" "$WINDOW") % / $(pct "$h0" "$h1" "$WINDOW") %"
-  row "N=$N: C reader, same $(wc -l <"$WORK/files") files, pread, same window" "$reader_pct % ($(cat "$WORK/reader.out"))"
-  row "N=$N: agent CPU / C reader CPU" "$(awk -v a="$agent_pct" -v b="$reader_pct" 'BEGIN {if (b > 0) printf "%.2f", a / b; else print "n/a"}')"
+  row "N=$N: agent CPU, no requests$tag" "$agent_pct % of a core"
+  row "N=$N: collections in that window (young / full)$tag" "$((y1 - y0)) / $((f1 - f0))"
+  row "N=$N: of which task-stats threads / host-stats thread$tag" "$(pct "$s0t" "$s1t" "$WINDOW") % / $(pct "$h0" "$h1" "$WINDOW") %"
+  row "N=$N: C reader, same $(wc -l <"$WORK/files") files, pread, same window$tag" "$reader_pct % ($(cat "$WORK/reader.out"))"
+  row "N=$N: agent CPU / C reader CPU$tag" "$(awk -v a="$agent_pct" -v b="$reader_pct" 'BEGIN {if (b > 0) printf "%.2f", a / b; else print "n/a"}')"
+  done
   "$WORK/cgroup-reader" -o 10 "$interval_ms" <"$WORK/files" >"$WORK/reader-open.out"
   row "N=$N: C reader opening and closing each file (10 s)" "$(sed -E 's/.*cpu_pct=([0-9.]+).*/\1/' "$WORK/reader-open.out") %"
   row "N=$N: descriptors held by the agent" "$(ls /proc/"$AGENT"/fd | wc -l)"
