@@ -42,9 +42,8 @@ public class HeapTrimmer implements SmartLifecycle {
 
     static final Duration PERIOD = Duration.ofSeconds(30);
     /**
-     * The first looks come sooner, so the start-up garbage is shed soon after the agent is ready; so do the looks after
-     * a busy period: the first 10 s without a collection ends the busy phase (a mass destroy gives its heap back
-     * 10-20 s after the last allocation stopped, not 30-60 s).
+     * The looks while a busy period waits for its quiet look come sooner: the first 10 s without a collection ends the
+     * busy phase (a mass destroy gives its heap back 10-20 s after the last allocation stopped, not 30-60 s).
      */
     static final Duration FIRST_PERIOD = Duration.ofSeconds(10);
     /**
