@@ -154,8 +154,8 @@ public class HeapTrimmer implements SmartLifecycle {
         private long committedAfterTrim;
         private boolean busySinceTrim;
         private boolean quiet;
-        private boolean trimmedOnce;
-        private int looks;
+        /** Looks still to come after {@link #START_PERIOD}: counted down by each look, none after the first trim. */
+        private int startLooks = START_LOOKS;
 
         Policy(long collections, long committed) {
             this.lastCollections = collections;
@@ -170,7 +170,7 @@ public class HeapTrimmer implements SmartLifecycle {
 
         /** One look, told whether a {@link QuietRelease} has much to give back (that counts as a busy period). */
         boolean look(long collections, long committed, boolean releasePending) {
-            looks++;
+            startLooks = Math.max(0, startLooks - 1);
             boolean quiet = collections == lastCollections;
             if (collections - lastCollections >= BUSY_COLLECTIONS || releasePending) {
                 busySinceTrim = true;
@@ -189,7 +189,7 @@ public class HeapTrimmer implements SmartLifecycle {
          * one.
          */
         Duration nextPeriod() {
-            if (!trimmedOnce && looks < START_LOOKS) {
+            if (startLooks > 0) {
                 return START_PERIOD;
             }
             return busySinceTrim ? FIRST_PERIOD : PERIOD;
@@ -205,7 +205,7 @@ public class HeapTrimmer implements SmartLifecycle {
             lastCollections = collections;
             committedAfterTrim = committed;
             busySinceTrim = false;
-            trimmedOnce = true;
+            startLooks = 0;
         }
     }
 

@@ -30,7 +30,7 @@ class NativeHeapTrim implements HeapTrimmer.QuietRelease {
         }
         try {
             LinuxEpoll.libc().malloc_trim(0);
-        } catch (LinkageError | IllegalStateException e) {
+        } catch (LinkageError e) {
             available = false; // not glibc
             log.debug("no malloc_trim in this C library", e);
         }

@@ -1,5 +1,8 @@
 package dev.berth.stats;
 
+import java.util.ArrayList;
+import java.util.List;
+
 /**
  * The wanted keys of one kind of {@code key value} cgroup file (memory.stat, cpu.stat, cpuacct.stat), and that kind's
  * line layout as learned from a file read: each line's key length and separator, and which wanted key (if any) it
@@ -101,7 +104,7 @@ final class StatKeys {
          * line without a separator.
          */
         static Layout learn(byte[][] keys, long all, byte[] b, int n) {
-            java.util.List<int[]> lines = new java.util.ArrayList<>(); // {key length, separator, wanted index}
+            List<int[]> lines = new ArrayList<>(); // {key length, separator, wanted index}
             long found = 0;
             int lastWanted = -1;
             int pos = 0;

@@ -8,6 +8,9 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import org.springframework.dao.PessimisticLockingFailureException;
 
 import dev.berth.alloc.task.TaskLocalState;
 import dev.berth.alloc.task.TaskState;
@@ -57,11 +60,11 @@ public final class InMemoryAllocStateStore implements AllocStateStore {
     }
 
     /** Task writes (state or local state) still to fail, as a store that keeps losing conflicts does. */
-    public final java.util.concurrent.atomic.AtomicInteger failingTaskWrites = new java.util.concurrent.atomic.AtomicInteger();
+    public final AtomicInteger failingTaskWrites = new AtomicInteger();
 
     private void failIfScripted() {
         if (failingTaskWrites.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
-            throw new org.springframework.dao.PessimisticLockingFailureException("scripted: the store keeps losing a conflict");
+            throw new PessimisticLockingFailureException("scripted: the store keeps losing a conflict");
         }
     }
 
