@@ -3,9 +3,7 @@ package dev.berth.driver.exec;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -28,6 +26,8 @@ import dev.berth.driver.rawexec.RawExecDriver;
 import dev.berth.driver.rawexec.RawExecTaskConfig;
 import dev.berth.host.cgroup.CgroupLimits;
 import dev.berth.host.cgroup.CgroupManager;
+import dev.berth.host.cgroup.CgroupSetup;
+import dev.berth.host.cgroup.CgroupUnavailableException;
 import dev.berth.host.cgroup.CgroupVersion;
 import dev.berth.host.cgroup.TaskCgroup;
 import dev.berth.host.cgroup.OomKills;
@@ -35,9 +35,12 @@ import dev.berth.host.cgroup.OomKills;
 /**
  * Nomad's {@code exec}: raw_exec plus a cgroup per task that enforces the task's memory ({@code MemoryMB} /
  * {@code MemoryMaxMB}), CPU shares ({@code CPU}; v2 weight) and a pids limit. The process lifecycle (own session,
- * signals to the group, exit status surviving the agent, recover) is raw_exec's; this driver wraps the task's
- * program so it enters its cgroup <em>before</em> it execs, so every process of the task is born inside. An OOM
+ * signals to the group, exit status surviving the agent, recover) is raw_exec's; its launch shim joins the task's
+ * cgroup <em>before</em> it starts the program, so every process of the task, the shim included, is inside. An OOM
  * kill counted by the cgroup during the run is reported as {@link ExitResult#oomKilled()}. Destroy removes the cgroup.
+ *
+ * <p>Healthy only when task cgroups can be made with the memory, cpu and pids controllers ({@link CgroupManager#setup()});
+ * otherwise unhealthy with the step that failed, so no work is admitted that would fail at start.
  *
  * <p>driverState: raw_exec's keys, with {@code cgroup} = the cgroup's name (relative to each hierarchy root),
  * {@code cgroup_version} and {@code oom_kill_base} (the cgroup's OOM count at start).
@@ -48,13 +51,7 @@ public class ExecDriver implements HostExecDriver, AutoCloseable {
     static final String STATE_CGROUP = "cgroup";
     static final String STATE_CGROUP_VERSION = TaskHandles.CGROUP_VERSION;
     static final String STATE_OOM_BASE = "oom_kill_base";
-
-    /**
-     * Runs as {@code sh -c ENTER berth-exec <n> <procs file>… <keep PWD 0|1> <program> <args>…}: writes its own pid
-     * into every hierarchy's {@code cgroup.procs}, then execs the program, so nothing of the task runs outside.
-     */
-    static final String ENTER = "n=$1; shift; while [ \"$n\" -gt 0 ]; do echo $$ > \"$1\" || exit 125; shift; n=$((n-1)); done; "
-            + "[ \"$1\" = 1 ] || unset PWD; shift; exec \"$@\"";
+    static final List<String> REQUIRED_CONTROLLERS = List.of("memory", "cpu", "pids");
 
     private static final Logger log = LoggerFactory.getLogger(ExecDriver.class);
 
@@ -89,15 +86,19 @@ public class ExecDriver implements HostExecDriver, AutoCloseable {
         if (!enabled) {
             return DriverFingerprint.disabled();
         }
-        if (cgroups.version() == CgroupVersion.NONE) {
-            return new DriverFingerprint(HealthState.UNHEALTHY, "no cgroup v1 memory or cgroup2 mount: exec needs cgroups", Map.of());
-        }
         DriverFingerprint base = processes.fingerprint();
         if (base.health() != HealthState.HEALTHY) {
             return new DriverFingerprint(base.health(), base.description(), Map.of());
         }
-        return DriverFingerprint.healthy(Map.of("driver.exec", "true",
-                "driver.exec.cgroup_version", cgroups.version() == CgroupVersion.V2 ? "2" : "1"));
+        return switch (cgroups.setup()) {
+            case CgroupSetup.Unavailable(String reason) ->
+                    new DriverFingerprint(HealthState.UNHEALTHY, "exec cannot enforce task resources: " + reason, Map.of());
+            case CgroupSetup.Ready ready when !ready.controllers().containsAll(REQUIRED_CONTROLLERS) ->
+                    new DriverFingerprint(HealthState.UNHEALTHY, "exec cannot enforce task resources: task cgroups get only "
+                            + ready.controllers() + ", exec needs " + REQUIRED_CONTROLLERS, Map.of());
+            case CgroupSetup.Ready ready -> DriverFingerprint.healthy(Map.of("driver.exec", "true",
+                    "driver.exec.cgroup_version", cgroups.version() == CgroupVersion.V2 ? "2" : "1"));
+        };
     }
 
     @Override
@@ -119,20 +120,16 @@ public class ExecDriver implements HostExecDriver, AutoCloseable {
         Path program = BinaryLookup.require(config.command(), task);
         long pids = config.pidsLimit() > 0 ? config.pidsLimit() : defaultPidsLimit;
         CgroupLimits limits = new CgroupLimits(task.memoryMb() * 1024L * 1024L, task.memoryMaxMb() * 1024L * 1024L, task.cpuMhz(), pids);
-        TaskCgroup cgroup = cgroups.create(task.allocId(), task.taskName(), limits)
-                .orElseThrow(() -> new DriverException("cannot create a cgroup for task " + task.id() + " (see the agent log)", false));
+        TaskCgroup cgroup;
+        try {
+            cgroup = cgroups.make(task.allocId(), task.taskName(), limits);
+        } catch (CgroupUnavailableException e) {
+            throw new DriverException("cannot create a cgroup for task " + task.id() + ": " + e.getMessage(), false, e);
+        }
         long oomBase = OomKills.count(cgroup);
-
-        List<String> args = new ArrayList<>(List.of("-c", ENTER, "berth-exec"));
-        LinkedHashSet<Path> dirs = new LinkedHashSet<>(cgroup.dirs().values());
-        args.add(Integer.toString(dirs.size()));
-        dirs.forEach(dir -> args.add(dir.resolve("cgroup.procs").toString()));
-        args.add(task.env().containsKey("PWD") ? "1" : "0");
-        args.add(program.toString());
-        args.addAll(config.args());
         TaskHandle started;
         try {
-            started = processes.start(task, new RawExecTaskConfig("/bin/sh", args, config.workDir()));
+            started = processes.start(task, new RawExecTaskConfig(program.toString(), config.args(), config.workDir()), cgroup);
         } catch (DriverException e) {
             removeQuietly(cgroup);
             throw e;

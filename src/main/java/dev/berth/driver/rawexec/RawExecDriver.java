@@ -35,6 +35,7 @@ import dev.berth.host.ProcStat;
 import dev.berth.host.Signals;
 import dev.berth.host.cgroup.CgroupLimits;
 import dev.berth.host.cgroup.CgroupManager;
+import dev.berth.host.cgroup.CgroupSetup;
 import dev.berth.host.cgroup.TaskCgroup;
 import dev.berth.host.cgroup.OomKills;
 
@@ -115,7 +116,16 @@ public class RawExecDriver implements HostExecDriver, AutoCloseable {
         if (tools.setsid() == null) {
             return new DriverFingerprint(dev.berth.driver.HealthState.UNHEALTHY, "setsid not found", Map.of());
         }
-        return DriverFingerprint.healthy(Map.of("driver.raw_exec", "true"));
+        if (cgroups == null) {
+            return DriverFingerprint.healthy(Map.of("driver.raw_exec", "true"));
+        }
+        // raw_exec promises no isolation (as Nomad's): without cgroups it still runs tasks, and says what they lack.
+        return switch (cgroups.setup()) {
+            case CgroupSetup.Ready ready -> DriverFingerprint.healthy(Map.of("driver.raw_exec", "true", "driver.raw_exec.cgroups", "true"));
+            case CgroupSetup.Unavailable(String reason) -> new DriverFingerprint(dev.berth.driver.HealthState.HEALTHY,
+                    "Healthy; tasks run without a cgroup (stats from their process tree, no pressure or OOM figures): " + reason,
+                    Map.of("driver.raw_exec", "true", "driver.raw_exec.cgroups", "false"));
+        };
     }
 
     @Override
@@ -132,13 +142,17 @@ public class RawExecDriver implements HostExecDriver, AutoCloseable {
         } catch (TaskConfigValidationException ex) {
             throw new DriverException("failed to decode driver config: " + ex.getMessage(), false, ex);
         }
-        return launch(task, cfg);
+        return launch(task, cfg, Optional.empty());
     }
 
-    /** Starts {@code task} with typed settings instead of its user config (the exec driver's wrapper command). */
-    public TaskHandle start(TaskConfig task, RawExecTaskConfig cfg) throws DriverException {
+    /**
+     * Starts {@code task} with typed settings instead of its user config, in a cgroup the caller made (the exec
+     * driver's, with limits): the launch shim joins it before anything of the task runs, and at the exit its OOM count
+     * is read and it is removed, as for raw_exec's own.
+     */
+    public TaskHandle start(TaskConfig task, RawExecTaskConfig cfg, TaskCgroup cgroup) throws DriverException {
         checkUsable();
-        return launch(task, cfg);
+        return launch(task, cfg, Optional.of(cgroup));
     }
 
     private void checkUsable() throws DriverException {
@@ -150,7 +164,8 @@ public class RawExecDriver implements HostExecDriver, AutoCloseable {
         }
     }
 
-    private TaskHandle launch(TaskConfig task, RawExecTaskConfig cfg) throws DriverException {
+    /** @param given the task's cgroup when the caller made it; empty: raw_exec makes one without limits if it can */
+    private TaskHandle launch(TaskConfig task, RawExecTaskConfig cfg, Optional<TaskCgroup> given) throws DriverException {
         RawTask previous = tasks.get(task.id());
         if (previous != null && !previous.exit.isDone()) {
             throw new DriverException("task with ID \"" + task.id() + "\" already started", false);
@@ -163,7 +178,7 @@ public class RawExecDriver implements HostExecDriver, AutoCloseable {
         Path workDir = cfg.workDir().isEmpty() ? task.taskDir() : Path.of(cfg.workDir());
 
         Path exitFile = exitDir.resolve(task.id().replaceAll("[^A-Za-z0-9._-]", "_") + "-" + System.nanoTime() + ".exit");
-        Optional<TaskCgroup> cgroup = cgroups == null ? Optional.empty()
+        Optional<TaskCgroup> cgroup = given.isPresent() || cgroups == null ? given
                 : cgroups.create(task.allocId(), task.taskName(), CgroupLimits.none());
         List<Path> cgroupProcs = cgroup.map(c -> c.dirs().values().stream().distinct().map(d -> d.resolve("cgroup.procs")).toList())
                 .orElse(List.of());

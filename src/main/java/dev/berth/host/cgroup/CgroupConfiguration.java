@@ -3,6 +3,7 @@ package dev.berth.host.cgroup;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Optional;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -31,6 +32,15 @@ class CgroupConfiguration {
     // On shutdown the node's parent goes if no task cgroup is left (tasks keep running across agent restarts).
     @Bean(destroyMethod = "removeParentIfEmpty")
     CgroupManager cgroupManager(CgroupMounts mounts, NodeIdentity node) {
-        return new CgroupManager(mounts, node, CgroupManager.REAL_SLEEPER);
+        Optional<Path> agent = Optional.empty();
+        try {
+            agent = AgentCgroup.locate(mounts, Files.readAllLines(Path.of("/proc/self/cgroup")), ProcessHandle.current().pid());
+        } catch (IOException e) {
+            log.warn("Cannot read /proc/self/cgroup ({}); the agent's own cgroup is unknown", e.toString());
+        }
+        if (mounts.version() == CgroupVersion.V2) {
+            log.info("The agent's own cgroup: {}", agent.map(Path::toString).orElse("not found in " + mounts.v2Root()));
+        }
+        return new CgroupManager(mounts, node, CgroupManager.REAL_SLEEPER, agent);
     }
 }

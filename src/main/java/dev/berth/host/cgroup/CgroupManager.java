@@ -3,6 +3,7 @@ package dev.berth.host.cgroup;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -12,6 +13,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 
@@ -44,12 +46,22 @@ public class CgroupManager {
     private final CgroupMounts mounts;
     private final String parent;
     private final Consumer<Duration> sleeper;
+    private final Optional<Path> agentCgroup;
     private final AtomicBoolean unavailableLogged = new AtomicBoolean();
+    private final Object setupLock = new Object();
+    /** Guarded by {@link #setupLock}; once ready it stays ready. */
+    private CgroupSetup setup;
 
     public CgroupManager(CgroupMounts mounts, NodeIdentity node, Consumer<Duration> sleeper) {
+        this(mounts, node, sleeper, Optional.empty());
+    }
+
+    /** @param agentCgroup the agent's own v2 cgroup directory ({@link AgentCgroup#locate}), empty when unknown */
+    public CgroupManager(CgroupMounts mounts, NodeIdentity node, Consumer<Duration> sleeper, Optional<Path> agentCgroup) {
         this.mounts = mounts;
         this.parent = "berth-" + node.shortId();
         this.sleeper = sleeper;
+        this.agentCgroup = agentCgroup;
     }
 
     public CgroupVersion version() {
@@ -61,6 +73,63 @@ public class CgroupManager {
         return parent;
     }
 
+    /** Where the hierarchy task cgroups are made in is mounted (the unified one, or v1's memory hierarchy); null without. */
+    public Path mountPoint() {
+        return switch (version()) {
+            case V2 -> mounts.v2Root();
+            case V1 -> mounts.v1().get("memory");
+            case NONE -> null;
+        };
+    }
+
+    /**
+     * Readies the node's parent cgroup on first use (on v2 this may move the agent into a leaf cgroup of its own, see
+     * {@link V2Delegation}) and says whether task cgroups can be made. A ready setup is kept; an unavailable one is
+     * tried again at the next call, so a fixed host (a controller delegated later) recovers without a restart.
+     */
+    public CgroupSetup setup() {
+        synchronized (setupLock) {
+            if (setup instanceof CgroupSetup.Ready) {
+                return setup;
+            }
+            CgroupSetup found = switch (version()) {
+                case NONE -> new CgroupSetup.Unavailable("no cgroup v1 memory or cgroup2 mount in /proc/self/mountinfo");
+                case V1 -> v1Setup();
+                case V2 -> V2Delegation.prepare(mounts.v2Root(), mounts.v2Root().resolve(parent), agentCgroup);
+            };
+            if (found instanceof CgroupSetup.Ready ready) {
+                log.info("Task cgroups (cgroup {}) go under {} with controllers {}; the agent's own cgroup: {}", version(),
+                        ready.parents(), ready.controllers(), ready.agent() == null ? "not visible" : ready.agent());
+            } else if (found instanceof CgroupSetup.Unavailable(String reason)
+                    && !(setup instanceof CgroupSetup.Unavailable(String before) && before.equals(reason))) {
+                log.warn("Task cgroups unavailable: {}. exec reports unhealthy; raw_exec tasks run without a cgroup (stats from "
+                        + "their /proc process tree, no pressure or OOM figures)", reason);
+            }
+            setup = found;
+            return found;
+        }
+    }
+
+    private CgroupSetup v1Setup() {
+        Set<Path> parents = new LinkedHashSet<>();
+        Set<String> controllers = new LinkedHashSet<>();
+        for (String controller : CgroupMounts.V1_CONTROLLERS) {
+            Path mount = mounts.v1().get(controller);
+            if (mount != null) {
+                controllers.add(controller);
+                parents.add(mount.resolve(parent));
+            }
+        }
+        for (Path dir : parents) {
+            try {
+                mkdir(dir);
+            } catch (IOException e) {
+                return new CgroupSetup.Unavailable("cannot create " + dir + ": " + V2Delegation.message(e));
+            }
+        }
+        return new CgroupSetup.Ready(parents, controllers, null);
+    }
+
     /**
      * Creates (or re-uses, after an agent restart) the task's cgroup and writes its limits. Call it before the task
      * runs, then {@link TaskCgroup#addProcess} its first process before that process execs the workload.
@@ -68,17 +137,35 @@ public class CgroupManager {
      * @return the cgroup, or empty when cgroups are unavailable here (logged once)
      */
     public Optional<TaskCgroup> create(String allocId, String taskName, CgroupLimits limits) {
-        if (version() == CgroupVersion.NONE) {
-            logUnavailableOnce("no cgroup v1 memory or cgroup2 mount in /proc/self/mountinfo", null);
+        try {
+            return Optional.of(make(allocId, taskName, limits));
+        } catch (CgroupUnavailableException e) {
+            if (unavailableLogged.compareAndSet(false, true)) {
+                log.warn("Task cgroup not created ({}); the task's stats come from its /proc process tree", e.getMessage());
+            } else {
+                log.debug("Task cgroup not created: {}", e.getMessage());
+            }
             return Optional.empty();
         }
+    }
+
+    /**
+     * Like {@link #create} for a caller that cannot run the task without its cgroup (exec).
+     *
+     * @throws CgroupUnavailableException with the step that failed and the kernel's answer
+     */
+    public TaskCgroup make(String allocId, String taskName, CgroupLimits limits) throws CgroupUnavailableException {
+        if (!(setup() instanceof CgroupSetup.Ready ready)) {
+            throw new CgroupUnavailableException(((CgroupSetup.Unavailable) setup()).reason());
+        }
         TaskCgroup cgroup = handle(parent + "/" + sanitize(allocId) + "." + sanitize(taskName));
+        String step = "create " + cgroup.name();
         try {
             if (version() == CgroupVersion.V2) {
-                Path root = mounts.v2Root();
-                enableControllers(root);
-                mkdir(root.resolve(parent));
-                enableControllers(root.resolve(parent));
+                // the parent may have gone since the setup (removed when empty at an agent stop)
+                Path parentDir = mounts.v2Root().resolve(parent);
+                mkdir(parentDir);
+                enableControllers(parentDir, ready.controllers());
             } else {
                 for (Path dir : cgroup.dirs().values()) {
                     mkdir(dir.getParent());
@@ -87,16 +174,18 @@ public class CgroupManager {
             for (Path dir : cgroup.dirs().values()) {
                 mkdir(dir);
             }
+            step = "write the limits of " + cgroup.name();
             writeLimits(cgroup, limits);
-            return Optional.of(cgroup);
+            return cgroup;
         } catch (IOException | RuntimeException e) {
-            logUnavailableOnce("cannot create " + cgroup.name(), e);
             try {
                 cgroup.remove();
             } catch (IOException | RuntimeException ignored) {
                 // best effort: a half-made cgroup with no processes in it
             }
-            return Optional.empty();
+            String why = e instanceof IOException io ? V2Delegation.message(io) : e.toString();
+            String file = e instanceof FileSystemException fs && fs.getFile() != null ? " (" + fs.getFile() + ")" : "";
+            throw new CgroupUnavailableException("cannot " + step + file + ": " + why);
         }
     }
 
@@ -204,12 +293,12 @@ public class CgroupManager {
     }
 
     // The parent's subtree_control must list a controller before a child can use it (v2 "top-down" rule).
-    private static void enableControllers(Path dir) throws IOException {
+    private static void enableControllers(Path dir, Set<String> controllers) throws IOException {
         Path control = dir.resolve("cgroup.subtree_control");
-        String enabled = Files.exists(control) ? Files.readString(control) : "";
+        String enabled = " " + (Files.exists(control) ? Files.readString(control).strip() : "") + " ";
         StringBuilder wanted = new StringBuilder();
-        for (String controller : new String[] {"memory", "cpu", "pids"}) {
-            if (!(" " + enabled.strip() + " ").contains(" " + controller + " ")) {
+        for (String controller : controllers) {
+            if (!enabled.contains(" " + controller + " ")) {
                 wanted.append(wanted.isEmpty() ? "" : " ").append('+').append(controller);
             }
         }
@@ -234,14 +323,5 @@ public class CgroupManager {
     static String sanitize(String part) {
         String cleaned = part.replaceAll("[^A-Za-z0-9_.\\-]", "_");
         return cleaned.isEmpty() || cleaned.chars().allMatch(c -> c == '.') ? "_" + cleaned : cleaned;
-    }
-
-    private void logUnavailableOnce(String reason, Exception cause) {
-        if (unavailableLogged.compareAndSet(false, true)) {
-            log.warn("Task cgroups unavailable ({}{}); task stats come from the /proc process tree and no limits are enforced",
-                    reason, cause == null ? "" : ": " + cause);
-        } else {
-            log.debug("Task cgroup not created: {}", reason, cause);
-        }
     }
 }

@@ -19,15 +19,13 @@ import dev.berth.config.NodeIdentity;
 import dev.berth.driver.TaskConfig;
 import dev.berth.driver.TaskHandle;
 import dev.berth.host.cgroup.CgroupManager;
-import dev.berth.host.cgroup.CgroupMounts;
-import dev.berth.host.cgroup.CgroupVersion;
+import dev.berth.host.cgroup.HostCgroups;
 import dev.berth.host.cgroup.TaskCgroup;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-/** raw_exec with per-task cgroups on this host's real cgroup v1. */
+/** raw_exec with per-task cgroups on this host's real cgroups: v1 here, v2 in the VM of {@code .ci/v2-vm.sh}. */
 class RawExecCgroupTest {
 
     @TempDir
@@ -39,10 +37,7 @@ class RawExecCgroupTest {
 
     @BeforeEach
     void setUp() throws Exception {
-        CgroupMounts mounts = CgroupMounts.parse(Files.readAllLines(Path.of("/proc/self/mountinfo")));
-        assumeTrue(mounts.version() != CgroupVersion.NONE && Files.isWritable(mounts.v1().getOrDefault("memory", Path.of("/nonexistent"))),
-                "needs writable cgroups");
-        cgroups = new CgroupManager(mounts, new NodeIdentity(UUID.randomUUID().toString()), CgroupManager.REAL_SLEEPER);
+        cgroups = HostCgroups.manager(new NodeIdentity(UUID.randomUUID().toString()));
         driver = new RawExecDriver(true, Clock.systemUTC(), dir.resolve("exit"),
                 new ScheduledThreadPoolExecutor(1, Thread.ofVirtual().factory()), Duration.ofMillis(50), TaskOutputs.APPEND_TO_FILES,
                 cgroups, true);
@@ -50,6 +45,9 @@ class RawExecCgroupTest {
 
     @AfterEach
     void tearDown() throws Exception {
+        if (driver == null) {
+            return;
+        }
         if (handle != null) {
             driver.destroy(handle, true);
         }
@@ -116,11 +114,7 @@ class RawExecCgroupTest {
         handle = driver.start(task("hog", "/bin/sh", "-c",
                 "while [ ! -f " + go + " ]; do sleep 0.05; done; x=$(head -c 100000000 /dev/zero | tr '\\0' a); echo never"));
         TaskCgroup cgroup = cgroups.find(handle.driverState().get("cgroup")).orElseThrow();
-        Path memory = cgroup.dir("memory");
-        Files.writeString(memory.resolve("memory.limit_in_bytes"), Long.toString(32L << 20));
-        if (Files.exists(memory.resolve("memory.memsw.limit_in_bytes"))) {
-            Files.writeString(memory.resolve("memory.memsw.limit_in_bytes"), Long.toString(32L << 20));
-        }
+        HostCgroups.limitMemory(cgroup, 32L << 20);
         Files.createFile(go);
 
         dev.berth.driver.ExitResult exit = driver.waitTask(handle).get(60, java.util.concurrent.TimeUnit.SECONDS);

@@ -23,6 +23,7 @@ class CgroupManagerV2FixtureTest {
 
     @BeforeEach
     void setUp() throws IOException {
+        Files.writeString(root.resolve("cgroup.controllers"), "cpu io memory pids\n");
         Files.writeString(root.resolve("cgroup.subtree_control"), "cpu\n");
         manager = new CgroupManager(new CgroupMounts(Map.of(), root), new NodeIdentity("0123456789abcdef"), d -> { });
     }
@@ -37,7 +38,7 @@ class CgroupManagerV2FixtureTest {
         assertThat(cgroup.dir("memory")).isEqualTo(dir);
         // only the controllers not yet enabled are added, in one write
         assertThat(Files.readString(root.resolve("cgroup.subtree_control"))).isEqualTo("+memory +pids");
-        assertThat(Files.readString(root.resolve("berth-01234567/cgroup.subtree_control"))).isEqualTo("+memory +cpu +pids");
+        assertThat(Files.readString(root.resolve("berth-01234567/cgroup.subtree_control"))).isEqualTo("+cpu +memory +pids");
         assertThat(Files.readString(dir.resolve("memory.max"))).isEqualTo(Long.toString(512L << 20));
         assertThat(Files.readString(dir.resolve("memory.low"))).isEqualTo(Long.toString(256L << 20));
         assertThat(Files.readString(dir.resolve("memory.swap.max"))).isEqualTo("0");

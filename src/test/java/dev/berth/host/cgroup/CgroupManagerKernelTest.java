@@ -17,10 +17,12 @@ import dev.berth.config.NodeIdentity;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-/** Real cgroup v1 hierarchies of this host (root, v1 memory/cpu/cpuacct/pids mounted read-write). */
-class CgroupManagerV1KernelTest {
+/**
+ * This host's real cgroups (root, read-write): the v1 memory/cpu/cpuacct/pids hierarchies here, the unified hierarchy
+ * in the VM of {@code .ci/v2-vm.sh}. The same steps and outcomes on both; only the file names differ.
+ */
+class CgroupManagerKernelTest {
 
     private CgroupManager manager;
     private TaskCgroup cgroup;
@@ -28,9 +30,7 @@ class CgroupManagerV1KernelTest {
 
     @BeforeEach
     void setUp() throws IOException {
-        CgroupMounts mounts = CgroupMounts.parse(Files.readAllLines(Path.of("/proc/self/mountinfo")));
-        assumeTrue(mounts.version() == CgroupVersion.V1 && Files.isWritable(mounts.v1().get("memory")), "needs writable cgroup v1");
-        manager = new CgroupManager(mounts, new NodeIdentity(UUID.randomUUID().toString()), CgroupManager.REAL_SLEEPER);
+        manager = HostCgroups.manager(new NodeIdentity(UUID.randomUUID().toString()));
     }
 
     @AfterEach
@@ -43,29 +43,33 @@ class CgroupManagerV1KernelTest {
         }
         if (manager != null) {
             manager.removeParentIfEmpty();
-            for (Path mount : CgroupMounts.parse(Files.readAllLines(Path.of("/proc/self/mountinfo"))).v1().values()) {
-                assertThat(mount.resolve(manager.parentName())).doesNotExist();
-            }
+            assertThat(manager.mountPoint().resolve(manager.parentName())).doesNotExist();
         }
     }
 
     @Test
     void createMoveLimitsKillAllAndRemoveAgainstTheKernel() throws IOException {
         cgroup = manager.create("alloc-" + UUID.randomUUID(), "web", new CgroupLimits(64L << 20, 0, 512, 64)).orElseThrow();
-        assertThat(cgroup.dirs().keySet()).containsExactlyInAnyOrder("memory", "cpu", "cpuacct", "pids");
-        assertThat(cgroup.dir("cpu")).isNotEqualTo(cgroup.dir("cpuacct"));
-
-        // limits read back from the kernel
-        assertThat(read(cgroup.dir("memory"), "memory.limit_in_bytes")).isEqualTo(Long.toString(64L << 20));
-        assertThat(read(cgroup.dir("memory"), "memory.memsw.limit_in_bytes")).isEqualTo(Long.toString(64L << 20));
-        assertThat(read(cgroup.dir("cpu"), "cpu.shares")).isEqualTo("512");
-        assertThat(read(cgroup.dir("pids"), "pids.max")).isEqualTo("64");
+        // limits read back from the kernel; swap is closed (memory+swap = memory on v1, no swap on v2)
+        assertThat(HostCgroups.memoryLimit(cgroup)).isEqualTo(64L << 20);
+        assertThat(HostCgroups.cpuWeight(cgroup)).isEqualTo(HostCgroups.expectedCpuWeight(cgroup, 512));
+        assertThat(HostCgroups.pidsMax(cgroup)).isEqualTo(64);
+        if (cgroup.version() == CgroupVersion.V2) {
+            assertThat(cgroup.dirs().keySet()).containsExactly(TaskCgroup.UNIFIED);
+            assertThat(read(cgroup.dir("memory"), "memory.swap.max")).isEqualTo("0");
+        } else {
+            assertThat(cgroup.dirs().keySet()).containsExactlyInAnyOrder("memory", "cpu", "cpuacct", "pids");
+            assertThat(read(cgroup.dir("memory"), "memory.memsw.limit_in_bytes")).isEqualTo(Long.toString(64L << 20));
+        }
 
         // a shell that forks a grandchild only after it has been moved in
         process = new ProcessBuilder("/bin/sh", "-c", "read go; sleep 300 & wait").start();
         cgroup.addProcess(process.pid());
-        assertThat(Files.readString(Path.of("/proc/" + process.pid() + "/cgroup")))
-                .contains("memory:/" + cgroup.name()).contains("cpuacct:/" + cgroup.name()).contains("pids:/" + cgroup.name());
+        assertThat(HostCgroups.isMember(process.pid(), cgroup.name())).isTrue();
+        if (cgroup.version() == CgroupVersion.V1) {
+            assertThat(Files.readString(Path.of("/proc/" + process.pid() + "/cgroup")))
+                    .contains("cpuacct:/" + cgroup.name()).contains("pids:/" + cgroup.name());
+        }
         try (OutputStream stdin = process.getOutputStream()) {
             stdin.write("go\n".getBytes(StandardCharsets.US_ASCII));
         }
