@@ -18,17 +18,21 @@ import java.util.stream.Stream;
  *       does not show; it is the one whose {@code PATH} lists the agent's pid in {@code cgroup.procs}.</li>
  * </ul>
  * Empty when the agent's cgroup cannot be found in the mount (not v2, or the pid is in none of the candidates).
+ *
+ * <p>The namespace root matters because task cgroups must go under it: with {@code nsdelegate} (how systemd mounts
+ * cgroup2) the kernel refuses to move a process of a cgroup namespace into a cgroup outside that namespace's root, even
+ * when the host's tree is mounted in.
+ *
+ * @param namespaceRoot the agent's cgroup namespace root as a directory of the mount (the mount point itself on a host)
+ * @param own           the agent's own cgroup directory
  */
-public final class AgentCgroup {
-
-    private AgentCgroup() {
-    }
+public record AgentCgroup(Path namespaceRoot, Path own) {
 
     /**
      * @param procSelfCgroup the lines of {@code /proc/self/cgroup}
      * @param pid            the agent's pid, to recognise its cgroup when the namespace root's name is hidden
      */
-    public static Optional<Path> locate(CgroupMounts mounts, List<String> procSelfCgroup, long pid) {
+    public static Optional<AgentCgroup> locate(CgroupMounts mounts, List<String> procSelfCgroup, long pid) {
         if (mounts.v2Root() == null) {
             return Optional.empty();
         }
@@ -41,13 +45,13 @@ public final class AgentCgroup {
         }
         if (mounts.v2NamespaceDepth() == 0) {
             Path own = relative.get().isEmpty() ? mounts.v2Root() : mounts.v2Root().resolve(relative.get());
-            return Optional.of(own);
+            return Optional.of(new AgentCgroup(mounts.v2Root(), own));
         }
         try (Stream<Path> candidates = Files.walk(mounts.v2Root(), mounts.v2NamespaceDepth())) {
             return candidates
                     .filter(dir -> mounts.v2Root().relativize(dir).getNameCount() == mounts.v2NamespaceDepth())
-                    .map(root -> relative.get().isEmpty() ? root : root.resolve(relative.get()))
-                    .filter(dir -> holds(dir, pid))
+                    .map(root -> new AgentCgroup(root, relative.get().isEmpty() ? root : root.resolve(relative.get())))
+                    .filter(found -> holds(found.own(), pid))
                     .findFirst();
         } catch (IOException | java.io.UncheckedIOException e) {
             return Optional.empty();

@@ -32,14 +32,15 @@ class CgroupConfiguration {
     // On shutdown the node's parent goes if no task cgroup is left (tasks keep running across agent restarts).
     @Bean(destroyMethod = "removeParentIfEmpty")
     CgroupManager cgroupManager(CgroupMounts mounts, NodeIdentity node) {
-        Optional<Path> agent = Optional.empty();
+        Optional<AgentCgroup> agent = Optional.empty();
         try {
             agent = AgentCgroup.locate(mounts, Files.readAllLines(Path.of("/proc/self/cgroup")), ProcessHandle.current().pid());
         } catch (IOException e) {
             log.warn("Cannot read /proc/self/cgroup ({}); the agent's own cgroup is unknown", e.toString());
         }
         if (mounts.version() == CgroupVersion.V2) {
-            log.info("The agent's own cgroup: {}", agent.map(Path::toString).orElse("not found in " + mounts.v2Root()));
+            log.info("The agent's own cgroup: {}", agent.map(a -> a.own() + " (cgroup namespace root " + a.namespaceRoot() + ")")
+                    .orElse("not found in " + mounts.v2Root()));
         }
         return new CgroupManager(mounts, node, CgroupManager.REAL_SLEEPER, agent);
     }

@@ -46,7 +46,9 @@ public class CgroupManager {
     private final CgroupMounts mounts;
     private final String parent;
     private final Consumer<Duration> sleeper;
-    private final Optional<Path> agentCgroup;
+    private final Optional<AgentCgroup> agent;
+    /** v2: where the node's parent is made, the agent's cgroup namespace root (see {@link AgentCgroup}); null when unknown. */
+    private final Path v2Base;
     private final AtomicBoolean unavailableLogged = new AtomicBoolean();
     private final Object setupLock = new Object();
     /** Guarded by {@link #setupLock}; once ready it stays ready. */
@@ -56,12 +58,14 @@ public class CgroupManager {
         this(mounts, node, sleeper, Optional.empty());
     }
 
-    /** @param agentCgroup the agent's own v2 cgroup directory ({@link AgentCgroup#locate}), empty when unknown */
-    public CgroupManager(CgroupMounts mounts, NodeIdentity node, Consumer<Duration> sleeper, Optional<Path> agentCgroup) {
+    /** @param agent where the agent sits in the v2 hierarchy ({@link AgentCgroup#locate}), empty when unknown */
+    public CgroupManager(CgroupMounts mounts, NodeIdentity node, Consumer<Duration> sleeper, Optional<AgentCgroup> agent) {
         this.mounts = mounts;
         this.parent = "berth-" + node.shortId();
         this.sleeper = sleeper;
-        this.agentCgroup = agentCgroup;
+        this.agent = agent;
+        this.v2Base = agent.map(AgentCgroup::namespaceRoot)
+                .orElse(mounts.v2NamespaceDepth() == 0 ? mounts.v2Root() : null);
     }
 
     public CgroupVersion version() {
@@ -73,10 +77,13 @@ public class CgroupManager {
         return parent;
     }
 
-    /** Where the hierarchy task cgroups are made in is mounted (the unified one, or v1's memory hierarchy); null without. */
-    public Path mountPoint() {
+    /**
+     * The directory the node's parent is made in: v2, the agent's cgroup namespace root (the mount point on a host);
+     * v1, the memory hierarchy's mount point. Null without cgroups.
+     */
+    public Path parentBase() {
         return switch (version()) {
-            case V2 -> mounts.v2Root();
+            case V2 -> v2Base;
             case V1 -> mounts.v1().get("memory");
             case NONE -> null;
         };
@@ -95,7 +102,10 @@ public class CgroupManager {
             CgroupSetup found = switch (version()) {
                 case NONE -> new CgroupSetup.Unavailable("no cgroup v1 memory or cgroup2 mount in /proc/self/mountinfo");
                 case V1 -> v1Setup();
-                case V2 -> V2Delegation.prepare(mounts.v2Root(), mounts.v2Root().resolve(parent), agentCgroup);
+                case V2 -> v2Base == null
+                        ? new CgroupSetup.Unavailable("the agent's cgroup namespace root is not found in " + mounts.v2Root()
+                                + " (mounted from " + mounts.v2NamespaceDepth() + " levels above it)")
+                        : V2Delegation.prepare(v2Base, v2Base.resolve(parent), agent.map(AgentCgroup::own));
             };
             if (found instanceof CgroupSetup.Ready ready) {
                 log.info("Task cgroups (cgroup {}) go under {} with controllers {}; the agent's own cgroup: {}", version(),
@@ -158,12 +168,12 @@ public class CgroupManager {
         if (!(setup() instanceof CgroupSetup.Ready ready)) {
             throw new CgroupUnavailableException(((CgroupSetup.Unavailable) setup()).reason());
         }
-        TaskCgroup cgroup = handle(parent + "/" + sanitize(allocId) + "." + sanitize(taskName));
+        TaskCgroup cgroup = handle(v2Base, parent + "/" + sanitize(allocId) + "." + sanitize(taskName));
         String step = "create " + cgroup.name();
         try {
             if (version() == CgroupVersion.V2) {
                 // the parent may have gone since the setup (removed when empty at an agent stop)
-                Path parentDir = mounts.v2Root().resolve(parent);
+                Path parentDir = v2Base.resolve(parent);
                 mkdir(parentDir);
                 enableControllers(parentDir, ready.controllers());
             } else {
@@ -195,8 +205,8 @@ public class CgroupManager {
      */
     public void removeParentIfEmpty() {
         List<Path> parents = new ArrayList<>();
-        if (version() == CgroupVersion.V2) {
-            parents.add(mounts.v2Root().resolve(parent));
+        if (version() == CgroupVersion.V2 && v2Base != null) {
+            parents.add(v2Base.resolve(parent));
         } else if (version() == CgroupVersion.V1) {
             for (Path mount : new LinkedHashSet<>(mounts.v1().values())) {
                 parents.add(mount.resolve(parent));
@@ -213,10 +223,11 @@ public class CgroupManager {
 
     /** The handle for an existing cgroup by its {@link TaskCgroup#name()} (from a persisted driver state). */
     public Optional<TaskCgroup> find(String name) {
-        if (name == null || name.isBlank() || version() == CgroupVersion.NONE || !name.startsWith(parent + "/")) {
+        if (name == null || name.isBlank() || version() == CgroupVersion.NONE || !name.startsWith(parent + "/")
+                || version() == CgroupVersion.V2 && v2Base == null) {
             return Optional.empty();
         }
-        TaskCgroup cgroup = handle(name);
+        TaskCgroup cgroup = handle(v2Base, name);
         return Files.isDirectory(cgroup.dirs().values().iterator().next()) ? Optional.of(cgroup) : Optional.empty();
     }
 
@@ -235,14 +246,15 @@ public class CgroupManager {
         if (relative.isBlank() || java.util.Arrays.asList(relative.split("/")).contains("..")) {
             return Optional.empty();
         }
-        Map<String, Path> dirs = handle(relative).dirs();
+        Map<String, Path> dirs = handle(mounts.v2Root(), relative).dirs();
         return !dirs.isEmpty() && Files.isDirectory(dirs.values().iterator().next()) ? Optional.of(dirs) : Optional.empty();
     }
 
-    private TaskCgroup handle(String name) {
+    // v2Root: the directory a v2 name is relative to (the parent's base for our cgroups, the mount for foreign ones)
+    private TaskCgroup handle(Path v2Root, String name) {
         Map<String, Path> dirs = new LinkedHashMap<>();
         if (version() == CgroupVersion.V2) {
-            dirs.put(TaskCgroup.UNIFIED, mounts.v2Root().resolve(name));
+            dirs.put(TaskCgroup.UNIFIED, v2Root.resolve(name));
         } else {
             for (String controller : CgroupMounts.V1_CONTROLLERS) {
                 Path mount = mounts.v1().get(controller);

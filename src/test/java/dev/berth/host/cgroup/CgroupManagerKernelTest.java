@@ -43,7 +43,7 @@ class CgroupManagerKernelTest {
         }
         if (manager != null) {
             manager.removeParentIfEmpty();
-            assertThat(manager.mountPoint().resolve(manager.parentName())).doesNotExist();
+            assertThat(manager.parentBase().resolve(manager.parentName())).doesNotExist();
         }
     }
 

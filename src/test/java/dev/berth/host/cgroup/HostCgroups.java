@@ -36,7 +36,7 @@ public final class HostCgroups {
     public static CgroupManager manager(NodeIdentity node) {
         CgroupMounts mounts = mounts();
         try {
-            Optional<Path> self = AgentCgroup.locate(mounts, Files.readAllLines(Path.of("/proc/self/cgroup")), ProcessHandle.current().pid());
+            Optional<AgentCgroup> self = AgentCgroup.locate(mounts, Files.readAllLines(Path.of("/proc/self/cgroup")), ProcessHandle.current().pid());
             return new CgroupManager(mounts, node, CgroupManager.REAL_SLEEPER, self);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -98,10 +98,11 @@ public final class HostCgroups {
     /** Removes a node's (empty) parent directory in every hierarchy. */
     public static void removeParent(NodeIdentity node) throws IOException {
         CgroupMounts mounts = mounts();
-        String parent = new CgroupManager(mounts, node, CgroupManager.REAL_SLEEPER).parentName();
+        CgroupManager manager = manager(node);
+        String parent = manager.parentName();
         LinkedHashSet<Path> roots = new LinkedHashSet<>(mounts.v1().values());
         if (mounts.version() == CgroupVersion.V2) {
-            roots.add(mounts.v2Root());
+            roots.add(manager.parentBase());
         }
         for (Path root : roots) {
             Files.deleteIfExists(root.resolve(parent));

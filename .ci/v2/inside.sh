@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# The v2 stage inside the VM (see .ci/v2-stage.sh): the real-kernel test classes on this kernel, then the agent as
+# shipped in every placement, two at a time (the VM has two CPUs and a start is mostly one thread).
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+status=0
+echo "== cgroup v2: $(uname -r); root controllers: $(cat /sys/fs/cgroup/cgroup.controllers)"
+
+if [ "${BERTH_V2_TESTS:-1}" = 1 ]; then
+  echo "== real-kernel test classes"
+  classes=()
+  for c in $(cat .ci/v2/test-classes); do classes+=(--select-class "$c"); done
+  started=$(date +%s)
+  "$JAVA" -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -jar "$OUT/junit-console.jar" execute \
+    --class-path "$(cat "$OUT/test-classpath")" --reports-dir "$OUT/junit" --details=tree --disable-banner \
+    --fail-if-no-tests "${classes[@]}" > "$OUT/tests.log" 2>&1
+  rc=$?
+  grep -vE '^\s*$' "$OUT/tests.log" | tail -n 60
+  echo "== test classes: exit $rc after $(( $(date +%s) - started )) s"
+  [ $rc -eq 0 ] || status=1
+fi
+
+if [ "${BERTH_V2_PLACEMENTS:-host service container helm}" != none ]; then
+  : > "$OUT/placements.result"
+  set -- ${BERTH_V2_PLACEMENTS:-host service container helm}
+  port=4700
+  while [ $# -gt 0 ]; do
+    pids=()
+    for p in "$1" ${2:+"$2"}; do
+      port=$((port + 1))
+      .ci/v2/placement.sh "$p" "$port" > "$OUT/placement-$p.log" 2>&1 &
+      pids+=($!)
+    done
+    for pid in "${pids[@]}"; do wait "$pid" || status=1; done
+    shift; [ $# -gt 0 ] && shift
+  done
+  for f in "$OUT"/placement-*.log; do echo "== $(basename "$f" .log)"; cat "$f"; done
+  echo "== placements:"; cat "$OUT/placements.result"
+fi
+exit $status

@@ -1,0 +1,173 @@
+#!/usr/bin/env bash
+# One placement of the agent as shipped (bin/berth with its AOT cache) on the cgroup v2 VM, driven as a user would:
+# over HTTP with curl and jq. Run inside the VM (see stage-inside.sh), as root, from the repository root:
+#
+#   .ci/v2/placement.sh host|service|container|helm PORT
+#
+#   host       the agent in the host's root cgroup
+#   service    the agent in a child cgroup, system.slice/berth.service's shape (controllers enabled above it)
+#   container  the agent in its own cgroup namespace with its own cgroup2 mount, at the namespace's root: what
+#              Docker and containerd give a container on a v2 host (unshare --cgroup --mount, as runc does)
+#   helm       the agent in its own cgroup namespace with the host's /sys/fs/cgroup mounted in (the Helm chart's
+#              shape): /proc/self/cgroup says 0::/ while the tree it sees is the host's
+#
+# Checks: exec and raw_exec healthy; exec's limits (memory, memory_max, cpu, pids) in the task's cgroup and every
+# process of the task in it; raw_exec in a cgroup of its own with cgroup stats and pressure; an OOM kill reported as
+# Nomad does; a kill -9 of the agent and a restart in the same placement reattaching the running tasks; no cgroup left
+# after the job is stopped, nor the node's parent after the agent stops. Prints "PASS <placement>" or FAIL lines.
+set -uo pipefail
+placement="$1"
+port="$2"
+cg=/sys/fs/cgroup
+work="/tmp/berth-$placement"
+data="$work/data"
+log="${OUT:-/tmp}/agent-$placement.log"
+api="http://127.0.0.1:$port"
+mkdir -p "$data"
+failures=0
+
+say() { echo "[$placement $(date +%T)] $*"; }
+fail() { say "FAIL: $*"; failures=$((failures + 1)); }
+check() { # check DESCRIPTION ACTUAL EXPECTED
+  if [ "$2" = "$3" ]; then say "ok: $1 = $2"; else fail "$1: expected '$3', got '$2'"; fi
+}
+get() { curl -sf "$api$1"; }
+wait_for() { # wait_for SECONDS DESCRIPTION COMMAND...
+  local limit=$1 what=$2; shift 2
+  local deadline=$(( $(date +%s) + limit ))
+  until "$@" >/dev/null 2>&1; do
+    if [ "$(date +%s)" -ge "$deadline" ]; then fail "timed out after ${limit}s waiting for $what"; return 1; fi
+    sleep 2
+  done
+}
+
+# The namespace joiner for the container placements: the restarted agent runs in the same container.
+holder_pid=""
+agent_cmd=(bin/berth --berth.data-dir="$data" --server.port="$port" --berth.name="v2-$placement"
+           --berth.drivers.exec.enabled=true --berth.drivers.raw-exec.enabled=true)
+
+start_agent() {
+  case "$placement" in
+    host)
+      "${agent_cmd[@]}" >>"$log" 2>&1 &
+      agent_pid=$! ;;
+    service)
+      mkdir -p "$cg/system.slice/berth.service"
+      echo "+cpu +memory +pids" > "$cg/cgroup.subtree_control"
+      echo "+cpu +memory +pids" > "$cg/system.slice/cgroup.subtree_control"
+      sh -c 'echo $$ > '"$cg"'/system.slice/berth.service/cgroup.procs && exec "$@"' agent "${agent_cmd[@]}" >>"$log" 2>&1 &
+      agent_pid=$! ;;
+    container|helm)
+      if [ -z "$holder_pid" ]; then
+        # The container: a cgroup of its own (as the engine makes one), a cgroup namespace rooted there and a mount
+        # namespace; a sleeping holder keeps them for the restart, as the container's other processes would.
+        local ctr="$cg/$placement-ctr"
+        [ "$placement" = helm ] && ctr="$cg/kubepods/pod-helm/ctr"
+        mkdir -p "$ctr"
+        echo "+cpu +memory +pids" > "$cg/cgroup.subtree_control"
+        if [ "$placement" = helm ]; then
+          echo "+cpu +memory +pids" > "$cg/kubepods/cgroup.subtree_control"
+          echo "+cpu +memory +pids" > "$cg/kubepods/pod-helm/cgroup.subtree_control"
+        fi
+        local remount=""
+        # container: the engine mounts a fresh cgroup2 for the namespace; helm: the host's tree stays mounted
+        [ "$placement" = container ] && remount="mount -t cgroup2 cgroup2 $cg && "
+        sh -c 'echo $$ > '"$ctr"'/cgroup.procs && exec unshare --cgroup --mount --propagation private sh -c "'"$remount"'exec sleep 100000"' \
+          >>"$log" 2>&1 &
+        holder_pid=$!
+        wait_for 30 "the container's namespaces" test "$(readlink /proc/$holder_pid/ns/cgroup)" != "$(readlink /proc/self/ns/cgroup)"
+        sleep 1
+        say "container cgroup $(cat /proc/$holder_pid/cgroup) (as the container sees itself: $(nsenter -t "$holder_pid" -C -m cat /proc/self/cgroup))"
+      fi
+      nsenter -t "$holder_pid" -C -m "${agent_cmd[@]}" >>"$log" 2>&1 &
+      agent_pid=$! ;;
+  esac
+  local started=$(date +%s)
+  wait_for 900 "the agent to be healthy" get /v1/agent/health || return 1
+  say "agent pid $agent_pid healthy after $(( $(date +%s) - started )) s, in $(cat /proc/$agent_pid/cgroup)"
+}
+
+alloc_of() { get "/v1/job/$1/allocations" | jq -r '[.[] | select(.ClientStatus != "complete" and .ClientStatus != "failed")][0].ID // empty'; }
+alloc_status() { get "/v1/allocation/$1" | jq -r .ClientStatus; }
+task_dir() { find "$cg" -maxdepth 6 -type d -name "$1.$2" 2>/dev/null | head -1; }
+register() { curl -sf -X PUT "$api/v1/jobs" -d "$1" >/dev/null || fail "register: $(curl -s -X PUT "$api/v1/jobs" -d "$1")"; }
+
+start_agent || { say "agent log:"; tail -50 "$log"; exit 1; }
+node=$(get /v1/node/self)
+check "exec health" "$(jq -r .Drivers.exec.Healthy <<<"$node")" true
+check "raw_exec health" "$(jq -r .Drivers.raw_exec.Healthy <<<"$node")" true
+say "exec: $(jq -c '.Drivers.exec | {HealthDescription, Attributes}' <<<"$node")"
+say "cgroup attributes: $(jq -c '.Attributes | with_entries(select(.key | test("cgroup")))' <<<"$node")"
+
+# --- exec limits and raw_exec's cgroup --------------------------------------------------------------------------
+register '{"Job":{"ID":"limits","Type":"service","TaskGroups":[{"Name":"g","Count":1,"Tasks":[
+  {"Name":"web","Driver":"exec","Config":{"command":"/bin/sh","args":["-c","sleep 100000 & wait"],"pids_limit":50},
+   "Resources":{"CPU":500,"MemoryMB":64,"MemoryMaxMB":128}},
+  {"Name":"raw","Driver":"raw_exec","Config":{"command":"/bin/sh","args":["-c","while :; do sleep 1; done"]},
+   "Resources":{"CPU":100,"MemoryMB":32}}]}]}}'
+wait_for 300 "the limits job to run" sh -c "[ -n \"\$(curl -sf $api/v1/job/limits/allocations | jq -r '.[] | select(.ClientStatus == \"running\") | .ID')\" ]"
+alloc=$(alloc_of limits)
+web=$(task_dir "$alloc" web)
+raw=$(task_dir "$alloc" raw)
+say "alloc $alloc: exec cgroup $web, raw_exec cgroup $raw"
+if [ -z "$web" ] || [ -z "$raw" ]; then
+  fail "task cgroups not found"
+else
+  check "memory.max (memory_max 128)" "$(cat "$web/memory.max")" 134217728
+  check "memory.low (memory 64)" "$(cat "$web/memory.low")" 67108864
+  check "memory.swap.max" "$(cat "$web/memory.swap.max")" 0
+  check "cpu.weight (cpu 500)" "$(cat "$web/cpu.weight")" 19
+  check "pids.max" "$(cat "$web/pids.max")" 50
+  wait_for 30 "the exec task's three processes" sh -c "[ \$(wc -l < $web/cgroup.procs) -eq 3 ]"
+  for pid in $(cat "$web/cgroup.procs"); do
+    say "  exec task process $pid: $(tr '\0' ' ' < /proc/$pid/cmdline | cut -c1-60)"
+  done
+  check "raw_exec memory.max (no limit)" "$(cat "$raw/memory.max")" max
+  web_pids_before=$(sort "$web/cgroup.procs" | tr '\n' ' ')
+  wait_for 60 "raw_exec's cgroup stats" sh -c "curl -sf $api/v1/client/allocation/$alloc/stats | jq -e '.Tasks.raw.ResourceUsage.MemoryStats.Usage > 0 and .Tasks.raw.Pids == null and .Tasks.raw.Pressure != null'"
+  stats=$(get "/v1/client/allocation/$alloc/stats")
+  say "raw_exec stats: $(jq -c '.Tasks.raw | {Memory: .ResourceUsage.MemoryStats | {Usage, Cache, Measured}, Pressure}' <<<"$stats")"
+  check "raw_exec usage = its cgroup's memory.current (within 1 MiB)" \
+    "$(jq -r --argjson cur "$(cat "$raw/memory.current")" '(.Tasks.raw.ResourceUsage.MemoryStats.Usage - $cur) | fabs < 1048576' <<<"$stats")" true
+fi
+
+# --- OOM ------------------------------------------------------------------------------------------------------------
+register '{"Job":{"ID":"oom","Type":"batch","TaskGroups":[{"Name":"g","Count":1,
+  "RestartPolicy":{"Attempts":0,"Interval":60000000000,"Delay":1000000000,"Mode":"fail"},"Tasks":[
+  {"Name":"hog","Driver":"exec","Config":{"command":"/bin/sh","args":["-c","x=$(head -c 200000000 /dev/zero | tr \"\\\\0\" a); echo never"]},
+   "Resources":{"CPU":100,"MemoryMB":64}}]}]}}'
+wait_for 600 "the OOM task to end" sh -c "curl -sf $api/v1/job/oom/allocations | jq -e '.[0].TaskStates.hog.State == \"dead\"'"
+terminated=$(get /v1/job/oom/allocations | jq -c '.[0].TaskStates.hog.Events[] | select(.Type == "Terminated")')
+say "OOM task's Terminated event: $(jq -c '{ExitCode, Details: .Details | {oom_killed, exit_message}}' <<<"$terminated")"
+check "OOM reported" "$(jq -r '.Details.oom_killed' <<<"$terminated")" true
+check "exit message" "$(jq -r '.Details.exit_message' <<<"$terminated")" "OOM Killed"
+
+# --- restore after kill -9 --------------------------------------------------------------------------------------------
+if [ -n "${web:-}" ]; then
+  kill -9 "$agent_pid"
+  wait "$agent_pid" 2>/dev/null
+  say "agent killed with SIGKILL; tasks still running: $(cat "$web/cgroup.procs" | wc -l) exec processes"
+  start_agent || exit 1
+  wait_for 300 "the restored allocation to be running" sh -c "[ \"\$(curl -sf $api/v1/allocation/$alloc | jq -r .ClientStatus)\" = running ]"
+  check "exec task processes after restore (same pids)" "$(sort "$web/cgroup.procs" | tr '\n' ' ')" "$web_pids_before"
+  check "exec task state after restore" "$(get "/v1/allocation/$alloc" | jq -r .TaskStates.web.State)" running
+  restarts=$(get "/v1/allocation/$alloc" | jq -r '[.TaskStates[].Restarts] | add')
+  check "restarts after restore" "$restarts" 0
+fi
+
+# --- stop: nothing left behind ---------------------------------------------------------------------------------------
+curl -sf -X DELETE "$api/v1/job/limits?purge=true" >/dev/null
+curl -sf -X DELETE "$api/v1/job/oom?purge=true" >/dev/null
+wait_for 300 "the task cgroups to go" sh -c "[ -z \"\$(find $cg -maxdepth 6 -type d -name '$alloc.*')\" ]"
+parent_dir=$(dirname "${web:-/nonexistent/x}")
+kill -TERM "$agent_pid"
+wait_for 120 "the agent to stop" sh -c "! kill -0 $agent_pid"
+check "node parent after agent stop" "$( [ -d "$parent_dir" ] && echo "left: $parent_dir" || echo gone)" gone
+left=$(find "$cg" -maxdepth 6 -type d -name 'berth-*' ! -name berth-agent 2>/dev/null | tr '\n' ' ')
+say "berth cgroups left on the host after this placement: ${left:-none}"
+[ -n "$holder_pid" ] && kill "$holder_pid" 2>/dev/null
+
+if [ "$failures" -eq 0 ]; then say "PASS"; echo "PASS $placement" >> "${OUT:-/tmp}/placements.result"; exit 0; fi
+say "$failures check(s) failed; agent log tail:"; tail -40 "$log"
+echo "FAIL $placement" >> "${OUT:-/tmp}/placements.result"
+exit 1
