@@ -71,15 +71,18 @@ start_agent() {
         fi
         local remount=""
         # container: the engine mounts a fresh cgroup2 for the namespace; helm: the host's tree stays mounted
-        [ "$placement" = container ] && remount="mount -t cgroup2 cgroup2 $cg && "
+        [ "$placement" = container ] && remount="umount -l $cg && mount -t cgroup2 cgroup2 $cg && "
         sh -c 'echo $$ > '"$ctr"'/cgroup.procs && exec unshare --cgroup --mount --propagation private sh -c "'"$remount"'exec sleep 100000"' \
           >>"$log" 2>&1 &
         holder_pid=$!
-        wait_for 30 "the container's namespaces" test "$(readlink /proc/$holder_pid/ns/cgroup)" != "$(readlink /proc/self/ns/cgroup)"
-        sleep 1
+        wait_for 30 "the container's namespaces" sh -c "[ \"\$(readlink /proc/$holder_pid/ns/cgroup)\" != \"\$(readlink /proc/self/ns/cgroup)\" ] && [ \"\$(readlink /proc/$holder_pid/exe)\" != \"\$(readlink -f /usr/bin/unshare)\" ]"
         say "container cgroup $(cat /proc/$holder_pid/cgroup) (as the container sees itself: $(nsenter -t "$holder_pid" -C -m cat /proc/self/cgroup))"
       fi
-      nsenter -t "$holder_pid" -C -m "${agent_cmd[@]}" >>"$log" 2>&1 &
+      # Into the container as its supervisor would start the agent (or `docker exec`): in the cgroup its other
+      # processes are in now (the first agent moves them into a leaf), then its namespaces.
+      local joined="$cg$(sed -n 's/^0:://p' /proc/$holder_pid/cgroup)"
+      sh -c 'echo $$ > "$1/cgroup.procs" && shift && exec nsenter -t "$1" -C -m "$@"' join "$joined" "$holder_pid" "${agent_cmd[@]}" \
+        >>"$log" 2>&1 &
       agent_pid=$! ;;
   esac
   local started=$(date +%s)
