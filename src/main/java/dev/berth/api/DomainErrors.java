@@ -15,20 +15,16 @@ import dev.berth.job.JobException;
 
 /**
  * The one mapping from the feature packages' exceptions (named for what went wrong) to HTTP: each becomes an RFC 9457
- * problem with a status, a title, and Nomad's error text as {@code detail}. {@link ProblemDetailsAdvice} applies it to
- * every controller; feature code never names an HTTP status.
+ * problem with a status, a title, and Nomad's error text as {@code detail}. The cases of {@link #problem} are the one
+ * list of those exceptions: {@link ProblemDetailsAdvice} asks it about every exception no more specific handler took,
+ * so a new feature exception is mapped by adding its case here, nowhere else. Feature code never names an HTTP status.
  */
 final class DomainErrors {
-
-    /** The exception types mapped here (the advice's handler is declared for exactly these). */
-    static final Class<?>[] TYPES = {SpecValidationException.class, AdmissionException.class, UnknownAllocException.class,
-            UnknownTaskException.class, InvalidLifecycleRequestException.class, AllocStateException.class, FsAccessException.class,
-            NotEligibleForGcException.class, JobException.class};
 
     private DomainErrors() {
     }
 
-    /** The problem for {@code e}, or null when {@code e} is not a domain exception. */
+    /** The problem for {@code e}, or null when {@code e} is not a domain exception (then it is unexpected: a 500). */
     static ProblemDetail problem(Throwable e) {
         return switch (e) {
             case SpecValidationException s -> {

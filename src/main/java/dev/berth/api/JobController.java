@@ -1,11 +1,14 @@
 package dev.berth.api;
 
-import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
+import java.util.function.ToLongFunction;
+
+import jakarta.servlet.http.HttpServletRequest;
 
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
@@ -29,6 +32,7 @@ import tools.jackson.databind.node.ObjectNode;
 import dev.berth.config.BerthProperties;
 import dev.berth.config.NodeIdentity;
 import dev.berth.events.BlockingQueries;
+import dev.berth.events.Change;
 import dev.berth.events.Indexed;
 import dev.berth.events.Topic;
 import dev.berth.job.JobDefaults;
@@ -39,7 +43,8 @@ import dev.berth.job.hcl.JobspecParser;
 
 /**
  * Nomad's job API on one node: {@code /v1/jobs}, {@code /v1/job/{id}} and its sub-resources, {@code /v1/evaluation(s)}.
- * GETs are blocking queries ({@code ?index=&wait=}) and answer {@code X-Nomad-Index}.
+ * GETs are blocking queries ({@code ?index=&wait=}) with the {@code X-Nomad-*} headers, through {@link NomadQuery} as every
+ * other blocking endpoint.
  */
 @RestController
 class JobController {
@@ -140,10 +145,9 @@ class JobController {
     @GetMapping("/v1/jobs")
     CompletableFuture<ResponseEntity<List<ObjectNode>>> list(@RequestParam(defaultValue = "") String prefix,
                                                              @RequestParam(defaultValue = "default") String namespace,
-                                                             @RequestParam(defaultValue = "0") long index,
-                                                             @RequestParam(required = false) String wait) {
+                                                             HttpServletRequest request) {
         // each stub carries its JobSummary, so the listing moves with the allocations' statuses too (the UI polls it)
-        return blocking(index, wait, JobController::jobOrAllocation, () -> jobs.jobs().stream()
+        return blocking(request, JobController::jobOrAllocation, () -> jobs.jobs().stream()
                 .filter(j -> j.path("ID").asString().startsWith(prefix))
                 .filter(j -> "*".equals(namespace) || namespace.equals(j.path("Namespace").asString()))
                 .map(j -> new Summarized(stub(j), jobs.summaryIndex(j))).toList(),
@@ -152,16 +156,15 @@ class JobController {
 
     @GetMapping("/v1/job/{id}")
     CompletableFuture<ResponseEntity<ObjectNode>> get(@PathVariable String id, @RequestParam(defaultValue = "default") String namespace,
-                                                      @RequestParam(defaultValue = "0") long index,
-                                                      @RequestParam(required = false) String wait) {
-        return blocking(index, wait, Topic.Job, () -> job(namespace, id), j -> j.path("ModifyIndex").asLong());
+                                                      HttpServletRequest request) {
+        return blocking(request, Topic.Job, () -> job(namespace, id), j -> j.path("ModifyIndex").asLong());
     }
 
     /** A job stub with the index its summary answers for. */
     private record Summarized(ObjectNode stub, long index) {
     }
 
-    private static boolean jobOrAllocation(dev.berth.events.Change c) {
+    private static boolean jobOrAllocation(Change c) {
         return c.topic() == Topic.Job || c.topic() == Topic.Allocation;
     }
 
@@ -177,9 +180,8 @@ class JobController {
 
     @GetMapping("/v1/job/{id}/summary")
     CompletableFuture<ResponseEntity<ObjectNode>> summary(@PathVariable String id, @RequestParam(defaultValue = "default") String namespace,
-                                                          @RequestParam(defaultValue = "0") long index,
-                                                          @RequestParam(required = false) String wait) {
-        return blocking(index, wait, JobController::jobOrAllocation, () -> {
+                                                          HttpServletRequest request) {
+        return blocking(request, JobController::jobOrAllocation, () -> {
             ObjectNode job = job(namespace, id);
             return new Summarized(jobs.summary(job), jobs.summaryIndex(job));
         }, Summarized::index, Summarized::stub);
@@ -214,18 +216,16 @@ class JobController {
     }
 
     @GetMapping("/v1/evaluations")
-    CompletableFuture<ResponseEntity<List<ObjectNode>>> evaluations(@RequestParam(defaultValue = "0") long index,
-                                                                    @RequestParam(required = false) String wait,
-                                                                    @RequestParam(defaultValue = "") String prefix) {
-        return blocking(index, wait, Topic.Evaluation, () -> jobs.evaluations().stream()
+    CompletableFuture<ResponseEntity<List<ObjectNode>>> evaluations(@RequestParam(defaultValue = "") String prefix,
+                                                                    HttpServletRequest request) {
+        return blocking(request, Topic.Evaluation, () -> jobs.evaluations().stream()
                 .filter(e -> e.path("ID").asString().startsWith(prefix)).toList(),
                 l -> l.stream().mapToLong(e -> e.path("ModifyIndex").asLong()).max().orElse(0));
     }
 
     @GetMapping("/v1/evaluation/{id}")
-    CompletableFuture<ResponseEntity<ObjectNode>> evaluation(@PathVariable String id, @RequestParam(defaultValue = "0") long index,
-                                                             @RequestParam(required = false) String wait) {
-        return blocking(index, wait, Topic.Evaluation, () -> jobs.evaluation(id)
+    CompletableFuture<ResponseEntity<ObjectNode>> evaluation(@PathVariable String id, HttpServletRequest request) {
+        return blocking(request, Topic.Evaluation, () -> jobs.evaluation(id)
                 .orElseThrow(() -> new ApiException(HttpStatus.NOT_FOUND, "eval not found")), e -> e.path("ModifyIndex").asLong());
     }
 
@@ -267,46 +267,24 @@ class JobController {
         o.put("Warnings", r.warnings());
         o.put("Index", r.index());
         o.put("LastContact", 0);
-        o.put("KnownLeader", false);
+        o.put("KnownLeader", true); // one agent is its own leader, as NomadQuery's header says
         return o;
     }
 
-    private <T> CompletableFuture<ResponseEntity<T>> blocking(long index, String wait, Topic topic, Supplier<T> read,
-                                                             Function<T, Long> indexOf) {
-        return blocking(index, wait, c -> topic == null || c.topic() == topic, read, indexOf, Function.identity());
+    private <T> CompletableFuture<ResponseEntity<T>> blocking(HttpServletRequest request, Topic topic, Supplier<T> read,
+                                                             ToLongFunction<T> indexOf) {
+        return blocking(request, c -> c.topic() == topic, read, indexOf, Function.identity());
     }
 
-    /** A blocking read of {@code read}, answering {@code body} of it with {@code indexOf} of it as X-Nomad-Index. */
-    private <R, T> CompletableFuture<ResponseEntity<T>> blocking(long index, String wait,
-                                                                java.util.function.Predicate<dev.berth.events.Change> watch,
-                                                                Supplier<R> read, Function<R, Long> indexOf, Function<R, T> body) {
-        Supplier<Indexed<R>> indexed = () -> {
+    /**
+     * A blocking read of {@code read} through {@link NomadQuery}, as every blocking endpoint: {@code body} of it answers,
+     * with {@code indexOf} of it as {@code X-Nomad-Index}.
+     */
+    private <R, T> CompletableFuture<ResponseEntity<T>> blocking(HttpServletRequest request, Predicate<Change> watch,
+            Supplier<R> read, ToLongFunction<R> indexOf, Function<R, T> body) {
+        return NomadQuery.blocking(queries, request, watch, () -> {
             R v = read.get();
-            return new Indexed<>(v, Math.max(1, indexOf.apply(v)));
-        };
-        indexed.get(); // a 404 is thrown here, before any wait
-        return queries.query(index, parseWait(wait), watch, indexed)
-                .thenApply(v -> ResponseEntity.ok().header("X-Nomad-Index", Long.toString(v.index()))
-                        .header("X-Nomad-KnownLeader", "false").header("X-Nomad-LastContact", "0").body(body.apply(v.value())));
-    }
-
-    static Duration parseWait(String wait) {
-        if (wait == null || wait.isEmpty()) {
-            return null;
-        }
-        try {
-            if (wait.endsWith("ms")) {
-                return Duration.ofMillis(Long.parseLong(wait.substring(0, wait.length() - 2)));
-            }
-            long n = Long.parseLong(wait.substring(0, wait.length() - 1));
-            return switch (wait.charAt(wait.length() - 1)) {
-                case 's' -> Duration.ofSeconds(n);
-                case 'm' -> Duration.ofMinutes(n);
-                case 'h' -> Duration.ofHours(n);
-                default -> throw new NumberFormatException();
-            };
-        } catch (NumberFormatException | StringIndexOutOfBoundsException e) {
-            throw new ApiException.BadRequest("Invalid wait time: " + wait);
-        }
+            return new Indexed<>(v, indexOf.applyAsLong(v));
+        }, body);
     }
 }

@@ -5,14 +5,13 @@ import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 import jakarta.servlet.http.HttpServletRequest;
 
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.ResponseEntity;
 
+import dev.berth.driver.GoDuration;
 import dev.berth.events.BlockingQueries;
 import dev.berth.events.Change;
 import dev.berth.events.Indexed;
@@ -30,8 +29,6 @@ final class NomadQuery {
     static final String KNOWN_LEADER = "X-Nomad-KnownLeader";
     static final String LAST_CONTACT = "X-Nomad-LastContact";
 
-    private static final Pattern GO_DURATION_PART = Pattern.compile("(\\d+(?:\\.\\d*)?|\\.\\d+)(ns|us|µs|μs|ms|s|m|h)");
-
     private NomadQuery() {
     }
 
@@ -48,43 +45,24 @@ final class NomadQuery {
         }
     }
 
-    /** The query's {@code wait}, or null when absent. Nomad's 400 text for one it cannot parse. */
+    /**
+     * The query's {@code wait} (any Go duration: {@code 5s}, {@code 1m30s}, {@code 250ms}), or null when absent. Nomad's
+     * 400 text for one that is not a Go duration, or is negative.
+     */
     static Duration waitParam(HttpServletRequest request) {
         String raw = request.getParameter("wait");
         if (raw == null || raw.isEmpty()) {
             return null;
         }
-        Duration d = parseGoDuration(raw);
-        if (d == null) {
-            throw new ApiException.BadRequest("Invalid wait time");
-        }
-        return d;
-    }
-
-    /** Go's {@code time.ParseDuration} for non-negative values; null when malformed. */
-    static Duration parseGoDuration(String s) {
-        if ("0".equals(s)) {
-            return Duration.ZERO;
-        }
-        Matcher m = GO_DURATION_PART.matcher(s);
-        int at = 0;
-        double nanos = 0;
-        while (at < s.length()) {
-            if (!m.find(at) || m.start() != at) {
-                return null;
+        try {
+            Duration d = GoDuration.parse(raw);
+            if (!d.isNegative()) {
+                return d;
             }
-            double v = Double.parseDouble(m.group(1));
-            nanos += v * switch (m.group(2)) {
-                case "ns" -> 1d;
-                case "us", "µs", "μs" -> 1e3;
-                case "ms" -> 1e6;
-                case "s" -> 1e9;
-                case "m" -> 60e9;
-                default -> 3600e9;
-            };
-            at = m.end();
+        } catch (IllegalArgumentException malformed) {
+            // Nomad's answer names no reason either
         }
-        return at == 0 ? null : Duration.ofNanos((long) nanos);
+        throw new ApiException.BadRequest("Invalid wait time");
     }
 
     /** The Nomad query headers for a response answering at {@code index} (at least 1, as Nomad never sends 0). */

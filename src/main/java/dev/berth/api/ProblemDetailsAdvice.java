@@ -57,18 +57,6 @@ class ProblemDetailsAdvice extends ResponseEntityExceptionHandler {
         return handleExceptionInternal(ex, body, headers, HttpStatus.NOT_FOUND, request);
     }
 
-    /** Every feature exception, through the one mapping in {@link DomainErrors}. */
-    @ExceptionHandler({dev.berth.alloc.spec.SpecValidationException.class, dev.berth.alloc.admission.AdmissionException.class,
-            dev.berth.alloc.AllocExceptions.UnknownAllocException.class, dev.berth.alloc.AllocExceptions.UnknownTaskException.class,
-            dev.berth.alloc.AllocExceptions.InvalidLifecycleRequestException.class, dev.berth.alloc.AllocExceptions.AllocStateException.class,
-            dev.berth.alloc.fs.FsAccessException.class, dev.berth.alloc.gc.NotEligibleForGcException.class,
-            dev.berth.job.JobException.class})
-    ResponseEntity<Object> domain(Exception ex, WebRequest request) {
-        ProblemDetail body = DomainErrors.problem(ex);
-        // negotiated like every other problem: JSON, or Nomad's plain text for Nomad's own clients (NomadErrorText)
-        return handleExceptionInternal(ex, body, new HttpHeaders(), HttpStatusCode.valueOf(body.getStatus()), request);
-    }
-
     /** Tomcat refuses a query it cannot decode ({@code ?path=%ZZ}) only when a parameter is read: the client's fault. */
     @ExceptionHandler(InvalidParameterException.class)
     ResponseEntity<Object> invalidParameter(InvalidParameterException ex, WebRequest request) {
@@ -76,9 +64,17 @@ class ProblemDetailsAdvice extends ResponseEntityExceptionHandler {
         return handleExceptionInternal(ex, body, new HttpHeaders(), HttpStatus.BAD_REQUEST, request);
     }
 
-    /** Everything unexpected: 500, logged with its stack trace, which the client never sees. */
+    /**
+     * Every exception no more specific handler took: a feature exception through {@link DomainErrors} (the one list of
+     * them); anything else is unexpected: 500, logged with its stack trace, which the client never sees.
+     */
     @ExceptionHandler(Exception.class)
-    ResponseEntity<Object> unexpected(Exception ex, WebRequest request) {
+    ResponseEntity<Object> domainOrUnexpected(Exception ex, WebRequest request) {
+        ProblemDetail domain = DomainErrors.problem(ex);
+        if (domain != null) {
+            // negotiated like every other problem: JSON, or Nomad's plain text for Nomad's own clients (NomadErrorText)
+            return handleExceptionInternal(ex, domain, new HttpHeaders(), HttpStatusCode.valueOf(domain.getStatus()), request);
+        }
         RequestBodyTooLargeException tooLarge = BodyProblems.tooLargeCause(ex);
         if (tooLarge != null) {
             // the body was read by something other than a JSON @RequestBody: still the client's fault

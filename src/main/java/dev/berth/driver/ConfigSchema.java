@@ -91,7 +91,8 @@ public final class ConfigSchema {
         }
         if (attribute.type() == Type.DURATION) {
             try {
-                return GoDuration.parse((String) value);
+                // as in Nomad's driver configs, an empty duration is zero
+                return ((String) value).isEmpty() ? Duration.ZERO : GoDuration.parse((String) value);
             } catch (IllegalArgumentException ex) {
                 throw new TaskConfigValidationException(attribute.name(), "Invalid value for attribute \""
                         + attribute.name() + "\": " + ex.getMessage());

@@ -1,13 +1,16 @@
 package dev.berth.driver;
 
 import java.math.BigDecimal;
+import java.math.RoundingMode;
 import java.time.Duration;
 import java.util.Map;
 
 /**
- * Parses Go duration strings ({@code time.ParseDuration}): {@code "250ms"}, {@code "1s"}, {@code "1m30s"},
- * {@code "1.5h"}, {@code "-2s"}. Units {@code ns}, {@code us}/{@code µs}, {@code ms}, {@code s}, {@code m},
- * {@code h}. As in Nomad's driver configs, an empty string is zero; a bare {@code "0"} is zero as in Go.
+ * The one Go duration parser and formatter of the agent ({@code time.ParseDuration}, {@code time.Duration.String()}):
+ * {@code "250ms"}, {@code "1s"}, {@code "1m30s"}, {@code "1.5h"}, {@code "-2s"}. Units {@code ns}, {@code us}/{@code µs},
+ * {@code ms}, {@code s}, {@code m}, {@code h}; a bare {@code "0"} is zero as in Go, any other number needs a unit.
+ * Driver configs, jobspecs and the API's {@code ?wait=} all parse with it; what a caller does with an empty or a
+ * negative value (a driver config's empty is zero, a query's negative wait is refused) is the caller's rule.
  */
 public final class GoDuration {
 
@@ -18,10 +21,15 @@ public final class GoDuration {
     private GoDuration() {
     }
 
-    /** The duration, or {@link IllegalArgumentException} with Go's message {@code time: invalid duration "x"}. */
+    /**
+     * The duration {@code text} spells, truncated to whole nanoseconds as Go does.
+     *
+     * @throws IllegalArgumentException with Go's message: {@code time: invalid duration "x"} (empty, malformed or beyond
+     *         ±292 years), {@code time: missing unit in duration "10"}, {@code time: unknown unit "x" in duration "5x"}
+     */
     public static Duration parse(String text) {
         if (text == null || text.isEmpty()) {
-            return Duration.ZERO;
+            throw invalid(text == null ? "" : text);
         }
         String s = text;
         boolean negative = false;
@@ -59,17 +67,12 @@ public final class GoDuration {
             }
             totalNanos = totalNanos.add(new BigDecimal(number).multiply(BigDecimal.valueOf(unit)));
         }
-        long nanos;
         try {
-            nanos = totalNanos.longValueExact();
-        } catch (ArithmeticException fractionalOrOverflow) {
-            try {
-                nanos = totalNanos.setScale(0, java.math.RoundingMode.DOWN).longValueExact();
-            } catch (ArithmeticException overflow) {
-                throw invalid(text);
-            }
+            // signed before the range check: Go takes "-9223372036854775808ns", not its positive
+            return Duration.ofNanos((negative ? totalNanos.negate() : totalNanos).setScale(0, RoundingMode.DOWN).longValueExact());
+        } catch (ArithmeticException overflow) {
+            throw invalid(text);
         }
-        return Duration.ofNanos(negative ? -nanos : nanos);
     }
 
     /**

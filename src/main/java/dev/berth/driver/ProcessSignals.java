@@ -1,28 +1,17 @@
 package dev.berth.driver;
 
 import com.sun.jna.LastErrorException;
-import com.sun.jna.Library;
-import com.sun.jna.Native;
 
+import dev.berth.host.LibC;
 import dev.berth.host.Signals;
 
 /**
- * Sends signals with {@code kill(2)} through JNA: to one process or, with a negative id, to a whole process group.
+ * Sends signals with {@code kill(2)} ({@link LibC}): to one process or, with a negative id, to a whole process group.
  * Java's {@link ProcessHandle#destroy()} can only send SIGTERM/SIGKILL to one process, never to a group.
  */
 public final class ProcessSignals {
 
     private static final int ESRCH = 3;
-
-    /** The one libc function we need. */
-    interface LibC extends Library {
-        int kill(int pid, int sig) throws LastErrorException;
-    }
-
-    private static final class Holder {
-        // Loaded on first use so that classes referring to ProcessSignals load without native access.
-        static final LibC LIBC = Native.load("c", LibC.class);
-    }
 
     private ProcessSignals() {
     }
@@ -50,7 +39,7 @@ public final class ProcessSignals {
 
     private static boolean kill(int id, int signal) throws DriverException {
         try {
-            Holder.LIBC.kill(id, signal);
+            LibC.get().kill(id, signal);
             return true;
         } catch (LastErrorException ex) {
             if (ex.getErrorCode() == ESRCH) {

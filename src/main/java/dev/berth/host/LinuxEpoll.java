@@ -3,15 +3,13 @@ package dev.berth.host;
 import java.io.IOException;
 import java.nio.file.Path;
 
-import com.sun.jna.Library;
 import com.sun.jna.Memory;
 import com.sun.jna.Native;
 import com.sun.jna.Platform;
-import com.sun.jna.Pointer;
 
 /**
- * The few libc calls the epoll pollers need (the log pump's FIFOs, raw_exec's pidfds): {@code open}, {@code read},
- * {@code write}, {@code close}, {@code epoll_*}, {@code eventfd}, through JNA. Only for 64-bit Linux on x86-64 and
+ * The epoll pollers' use of {@link LibC} (the log pump's FIFOs, raw_exec's pidfds): {@code open}, {@code read},
+ * {@code write}, {@code close}, {@code epoll_*}, {@code eventfd}. Only for 64-bit Linux on x86-64 and
  * AArch64, whose flag values and {@code struct epoll_event} layout are written down here; {@link #AVAILABLE} is false elsewhere and the callers fall
  * back (a thread per log stream, {@code ProcessBuilder} for raw_exec). Every descriptor is opened close-on-exec so task
  * processes never inherit one.
@@ -42,27 +40,6 @@ public final class LinuxEpoll {
 
     private static final LibC LIBC;
 
-    public interface LibC extends Library {
-        int open(String path, int flags);
-
-        long read(int fd, Pointer buf, long count);
-
-        long write(int fd, Pointer buf, long count);
-
-        int close(int fd);
-
-        int epoll_create1(int flags);
-
-        int epoll_ctl(int epfd, int op, int fd, Pointer event);
-
-        int epoll_wait(int epfd, Pointer events, int maxevents, int timeout);
-
-        int eventfd(int initval, int flags);
-
-        /** glibc: returns free C heap pages to the OS (1 when memory was released); missing from musl. */
-        int malloc_trim(long pad);
-    }
-
     static {
         boolean intel = Platform.isIntel();
         EVENT_SIZE = intel ? 12 : 16;
@@ -71,7 +48,7 @@ public final class LinuxEpoll {
         boolean ok = false;
         if (Platform.isLinux() && Platform.is64Bit() && (intel || Platform.isARM())) {
             try {
-                libc = Native.load("c", LibC.class);
+                libc = LibC.get();
                 int probe = libc.epoll_create1(O_CLOEXEC);
                 if (probe >= 0) {
                     libc.close(probe);

@@ -21,6 +21,7 @@ class NativeHeapTrim implements HeapTrimmer.QuietRelease {
 
     private static final Logger log = LoggerFactory.getLogger(NativeHeapTrim.class);
 
+    // 64-bit Linux on x86-64 or AArch64, as LinuxEpoll checks; a C library without malloc_trim (musl) shows at the first call
     private volatile boolean available = LinuxEpoll.AVAILABLE;
 
     @Override
@@ -29,7 +30,7 @@ class NativeHeapTrim implements HeapTrimmer.QuietRelease {
             return;
         }
         try {
-            LinuxEpoll.libc().malloc_trim(0);
+            LibC.get().malloc_trim(0);
         } catch (LinkageError e) {
             available = false; // not glibc
             log.debug("no malloc_trim in this C library", e);

@@ -8,13 +8,11 @@ import java.util.Comparator;
 import java.util.List;
 
 import com.sun.jna.LastErrorException;
-import com.sun.jna.Library;
-import com.sun.jna.Native;
 import com.sun.jna.NativeLong;
 
 /**
  * tmpfs mounts for a task's {@code secrets/} and {@code private/} directories (§5.9) through {@code mount(2)} and
- * {@code umount2(2)} (JNA), and the kernel's mount table ({@code /proc/self/mountinfo}), which makes mounting idempotent
+ * {@code umount2(2)} ({@link LibC}), and the kernel's mount table ({@code /proc/self/mountinfo}), which makes mounting idempotent
  * (an agent restart must not stack a second tmpfs over the first) and tells what to unmount before a directory is removed.
  * Linux only. Stateless apart from remembering that the kernel refused {@code noswap} (Linux &lt; 6.4).
  */
@@ -27,20 +25,6 @@ public final class Tmpfs {
     private static final int EINVAL = 22;
     private static final int EBUSY = 16;
 
-    /** The libc calls we need. */
-    interface LibC extends Library {
-        int mount(String source, String target, String fstype, NativeLong flags, String data) throws LastErrorException;
-
-        int umount2(String target, int flags) throws LastErrorException;
-
-        int geteuid();
-    }
-
-    private static final class Holder {
-        // Loaded on first use so that classes referring to Tmpfs load without native access.
-        static final LibC LIBC = Native.load("c", LibC.class);
-    }
-
     private static volatile boolean noswapRefused;
 
     private Tmpfs() {
@@ -52,7 +36,7 @@ public final class Tmpfs {
             return false;
         }
         try {
-            return Holder.LIBC.geteuid() == 0;
+            return LibC.get().geteuid() == 0;
         } catch (UnsatisfiedLinkError | NoClassDefFoundError e) {
             return false;
         }
@@ -92,7 +76,7 @@ public final class Tmpfs {
     }
 
     private static void doMount(Path target, String options) {
-        Holder.LIBC.mount("tmpfs", target.toString(), "tmpfs", new NativeLong(MS_NOSUID | MS_NODEV), options);
+        LibC.get().mount("tmpfs", target.toString(), "tmpfs", new NativeLong(MS_NOSUID | MS_NODEV), options);
     }
 
     /**
@@ -111,12 +95,12 @@ public final class Tmpfs {
         for (Path mount : mountsUnder(root)) {
             try {
                 try {
-                    Holder.LIBC.umount2(mount.toString(), 0);
+                    LibC.get().umount2(mount.toString(), 0);
                 } catch (LastErrorException e) {
                     if (e.getErrorCode() != EBUSY) {
                         throw e;
                     }
-                    Holder.LIBC.umount2(mount.toString(), MNT_DETACH);
+                    LibC.get().umount2(mount.toString(), MNT_DETACH);
                 }
                 count++;
             } catch (LastErrorException e) {

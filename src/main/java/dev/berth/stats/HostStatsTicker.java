@@ -5,7 +5,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
-import dev.berth.config.ThreadNiceness;
+import dev.berth.host.ThreadNiceness;
 
 /**
  * Arms periodic work: runs {@code tick} now and then every {@code interval} after the previous run finished, until

@@ -2,12 +2,11 @@ package dev.berth.stats;
 
 import java.nio.file.Path;
 
-import com.sun.jna.Library;
 import com.sun.jna.Memory;
-import com.sun.jna.Native;
 import com.sun.jna.NativeLong;
 import com.sun.jna.Platform;
-import com.sun.jna.Pointer;
+
+import dev.berth.host.LibC;
 
 /**
  * Tells whether the mount table changed since the last look, without reading it: the kernel flags an open
@@ -26,18 +25,10 @@ final class MountTableWatch implements AutoCloseable {
     private static final short POLLNVAL = 0x20;
     private static final int POLLFD_SIZE = 8; // struct pollfd { int fd; short events; short revents; }
 
-    private interface LibC extends Library {
-        int open(String path, int flags);
-
-        int poll(Pointer fds, NativeLong nfds, int timeout);
-
-        int close(int fd);
-    }
-
     private static final LibC LIBC = load();
 
     private final Memory pollFd;
-    /** The pollfd for {@link HostLibC#pollPri} (no JNA proxy, no NativeLong per look). */
+    /** The pollfd for {@link LibC.Direct#pollPri} (no JNA proxy, no NativeLong per look). */
     private final int[] pollInts = new int[2];
     private int fd;
     private boolean first = true;
@@ -61,8 +52,8 @@ final class MountTableWatch implements AutoCloseable {
             return true;
         }
         boolean changed;
-        if (HostLibC.AVAILABLE) {
-            int revents = HostLibC.pollPri(fd, pollInts);
+        if (LibC.Direct.AVAILABLE) {
+            int revents = LibC.Direct.pollPri(fd, pollInts);
             changed = revents < 0 || (revents & (POLLPRI | POLLERR | POLLNVAL)) != 0;
         } else {
             pollFd.setInt(0, fd);
@@ -96,8 +87,8 @@ final class MountTableWatch implements AutoCloseable {
             return null;
         }
         try {
-            return Native.load("c", LibC.class);
-        } catch (LinkageError | RuntimeException unavailable) {
+            return LibC.get();
+        } catch (LinkageError unavailable) {
             return null;
         }
     }

@@ -11,7 +11,6 @@ import java.util.List;
 import java.util.Set;
 
 import com.sun.jna.Platform;
-import com.sun.jna.platform.linux.LibC;
 
 import oshi.SystemInfo;
 import oshi.hardware.CentralProcessor;
@@ -20,6 +19,7 @@ import oshi.software.os.OSFileStore;
 import oshi.software.os.OperatingSystem;
 
 import dev.berth.config.CpuClock;
+import dev.berth.host.LibC;
 
 /**
  * Reads the host through one shared OSHI {@link SystemInfo}, plus {@code /proc/meminfo} and {@code /proc/filesystems}
@@ -30,7 +30,7 @@ import dev.berth.config.CpuClock;
  *
  * <p>OSHI is used once (processor, memory size, the first enumeration of partitions); the per-tick reads of CPU
  * ticks, memory and uptime go through {@link ProcHostFiles} (kept-open files, bytes parsed in place, the same figures
- * as OSHI's), and {@code statvfs} through {@link HostLibC} (no JNA {@code Structure} per call).
+ * as OSHI's), and {@code statvfs} through {@link LibC.Direct} (no JNA {@code Structure} per call).
  */
 public final class OshiHostStatsSource implements HostStatsSource {
 
@@ -171,7 +171,7 @@ public final class OshiHostStatsSource implements HostStatsSource {
             String device = store.getVolume();
             // gopsutil Partitions(all=false): only file systems backed by a device (not "nodev" in /proc/filesystems).
             if (device != null && !device.equals("none") && isDeviceBacked(store.getType())) {
-                found.add(new Partition(device, store.getMount(), HostLibC.cString(store.getMount())));
+                found.add(new Partition(device, store.getMount(), LibC.Direct.cString(store.getMount())));
             }
         }
         partitions = List.copyOf(found);
@@ -206,10 +206,10 @@ public final class OshiHostStatsSource implements HostStatsSource {
     @Override
     public HostDiskStats usage(Path dir) throws IOException {
         byte[] cPath = usageCPath(dir);
-        if (HostLibC.AVAILABLE) {
+        if (LibC.Direct.AVAILABLE) {
             // the directory exists once the first allocation ran: one statvfs, no walk up with Files.exists
-            long[] vfs = new long[HostLibC.STATVFS_LONGS];
-            if (HostLibC.statfs(cPath, vfs)) {
+            long[] vfs = new long[LibC.Direct.STATVFS_LONGS];
+            if (LibC.Direct.statfs(cPath, vfs)) {
                 Space space = space(vfs);
                 return HostDiskStats.of("", "", space.total(), space.free(), space.usable(), space.totalInodes(),
                         space.freeInodes());
@@ -223,7 +223,7 @@ public final class OshiHostStatsSource implements HostStatsSource {
             throw new IOException("no existing ancestor of " + dir);
         }
         // statvfs of the directory describes the file system holding it: space and inodes in one call
-        Space space = statfs(HostLibC.cString(existing.toString()), existing.toString());
+        Space space = statfs(LibC.Direct.cString(existing.toString()), existing.toString());
         if (space != null) {
             return HostDiskStats.of("", "", space.total(), space.free(), space.usable(), space.totalInodes(),
                     space.freeInodes());
@@ -234,7 +234,7 @@ public final class OshiHostStatsSource implements HostStatsSource {
 
     private synchronized byte[] usageCPath(Path dir) {
         if (dir != usageDir) {
-            usageCPath = HostLibC.cString(dir.toAbsolutePath().normalize().toString());
+            usageCPath = LibC.Direct.cString(dir.toAbsolutePath().normalize().toString());
             usageDir = dir;
         }
         return usageCPath;
@@ -259,16 +259,17 @@ public final class OshiHostStatsSource implements HostStatsSource {
      * fails or libc is not reachable.
      */
     private static Space statfs(byte[] cPath, String path) {
-        if (HostLibC.AVAILABLE) {
-            long[] vfs = new long[HostLibC.STATVFS_LONGS];
-            return HostLibC.statfs(cPath, vfs) ? space(vfs) : null;
+        if (LibC.Direct.AVAILABLE) {
+            long[] vfs = new long[LibC.Direct.STATVFS_LONGS];
+            return LibC.Direct.statfs(cPath, vfs) ? space(vfs) : null;
         }
         if (!Platform.isLinux()) {
             return null;
         }
         try {
-            LibC.Statvfs vfs = new LibC.Statvfs();
-            if (LibC.INSTANCE.statvfs(path, vfs) != 0) {
+            // 32-bit Linux: OSHI's own binding (jna-platform), whose Structure lays the fields out per platform
+            com.sun.jna.platform.linux.LibC.Statvfs vfs = new com.sun.jna.platform.linux.LibC.Statvfs();
+            if (com.sun.jna.platform.linux.LibC.INSTANCE.statvfs(path, vfs) != 0) {
                 return null;
             }
             long fragment = vfs.f_frsize.longValue();
@@ -280,9 +281,9 @@ public final class OshiHostStatsSource implements HostStatsSource {
     }
 
     private static Space space(long[] vfs) {
-        long fragment = vfs[HostLibC.F_FRSIZE];
-        return new Space(vfs[HostLibC.F_BLOCKS] * fragment, vfs[HostLibC.F_BFREE] * fragment,
-                vfs[HostLibC.F_BAVAIL] * fragment, vfs[HostLibC.F_FILES], vfs[HostLibC.F_FFREE]);
+        long fragment = vfs[LibC.Direct.F_FRSIZE];
+        return new Space(vfs[LibC.Direct.F_BLOCKS] * fragment, vfs[LibC.Direct.F_BFREE] * fragment,
+                vfs[LibC.Direct.F_BAVAIL] * fragment, vfs[LibC.Direct.F_FILES], vfs[LibC.Direct.F_FFREE]);
     }
 
     private record Partition(String device, String mount, byte[] cPath) {

@@ -11,7 +11,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 
-import dev.berth.config.ThreadNiceness;
+import dev.berth.host.ThreadNiceness;
 
 /**
  * Runs one tick's task reads on a few low-priority platform threads.

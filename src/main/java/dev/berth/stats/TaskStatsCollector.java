@@ -21,7 +21,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
 
-import dev.berth.config.ThreadNiceness;
+import dev.berth.host.ThreadNiceness;
 import dev.berth.stats.TaskStatsTarget.TaskKey;
 
 /**

@@ -6,6 +6,9 @@ import java.util.List;
 import java.util.Map;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import org.springframework.mock.web.MockHttpServletRequest;
 
@@ -15,16 +18,23 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 /** Nomad's query parameters, headers, error negotiation and the whole-allocation merge. */
 class NomadQueryTest {
 
-    @Test
-    void parsesGoDurations() {
-        assertThat(NomadQuery.parseGoDuration("5s")).isEqualTo(Duration.ofSeconds(5));
-        assertThat(NomadQuery.parseGoDuration("1m30s")).isEqualTo(Duration.ofSeconds(90));
-        assertThat(NomadQuery.parseGoDuration("250ms")).isEqualTo(Duration.ofMillis(250));
-        assertThat(NomadQuery.parseGoDuration("1.5h")).isEqualTo(Duration.ofMinutes(90));
-        assertThat(NomadQuery.parseGoDuration("0")).isEqualTo(Duration.ZERO);
-        assertThat(NomadQuery.parseGoDuration("10")).isNull();
-        assertThat(NomadQuery.parseGoDuration("5x")).isNull();
-        assertThat(NomadQuery.parseGoDuration("")).isNull();
+    /** Any Go duration ({@code GoDuration}, tested there) but a negative one; absent is null (the default wait). */
+    @ParameterizedTest(name = "wait={0}")
+    @CsvSource({"5s, 5000", "1m30s, 90000", "250ms, 250", "1.5h, 5400000", "0, 0"})
+    void waitIsAGoDuration(String wait, long millis) {
+        MockHttpServletRequest r = new MockHttpServletRequest();
+        r.setParameter("wait", wait);
+        assertThat(NomadQuery.waitParam(r)).isEqualTo(Duration.ofMillis(millis));
+        assertThat(NomadQuery.waitParam(new MockHttpServletRequest())).isNull();
+    }
+
+    @ParameterizedTest(name = "wait={0}")
+    @ValueSource(strings = {"forever", "10", "5x", "-1s", "1m30"})
+    void aWaitThatIsNotAGoDurationOrIsNegativeIsNomads400(String wait) {
+        MockHttpServletRequest r = new MockHttpServletRequest();
+        r.setParameter("wait", wait);
+        assertThatThrownBy(() -> NomadQuery.waitParam(r)).isInstanceOfSatisfying(ApiException.BadRequest.class,
+                e -> assertThat(e.detail()).isEqualTo("Invalid wait time"));
     }
 
     @Test

@@ -1,6 +1,8 @@
 package dev.berth.api;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.webmvc.test.autoconfigure.WebMvcTest;
@@ -14,6 +16,13 @@ import org.springframework.web.bind.annotation.PutMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
+
+import dev.berth.alloc.AllocExceptions;
+import dev.berth.alloc.admission.AdmissionException;
+import dev.berth.alloc.fs.FsAccessException;
+import dev.berth.alloc.gc.NotEligibleForGcException;
+import dev.berth.alloc.spec.SpecValidationException;
+import dev.berth.job.JobException;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -54,6 +63,28 @@ class ProblemDetailsAdviceTest {
         @GetMapping("/v1/broken")
         String broken() {
             throw new IllegalStateException("secret internal state at /var/lib/berth/x");
+        }
+
+        /** Throws the feature exception named {@code kind}, as a feature package would. */
+        @GetMapping("/v1/domain/{kind}")
+        String domain(@PathVariable String kind) throws Exception {
+            throw switch (kind) {
+                case "spec" -> new SpecValidationException("Tasks[0].Name", "Missing task name");
+                case "admission" -> new AdmissionException("memory", "Allocation does not fit: memory exhausted");
+                case "unknown-alloc" -> new AllocExceptions.UnknownAllocException("a1");
+                case "unknown-task" -> new AllocExceptions.UnknownTaskException();
+                case "lifecycle" -> new AllocExceptions.InvalidLifecycleRequestException("Unknown signal");
+                case "alloc-state" -> new AllocExceptions.AllocStateException("Task not running");
+                case "gc" -> new NotEligibleForGcException();
+                case "fs-escape" -> new FsAccessException(FsAccessException.Kind.ESCAPE, "Path escapes the alloc directory");
+                case "fs-forbidden" -> new FsAccessException(FsAccessException.Kind.FORBIDDEN, "Permission denied");
+                case "fs-malformed" -> new FsAccessException(FsAccessException.Kind.MALFORMED, "Bad offset");
+                case "fs-missing" -> new FsAccessException(FsAccessException.Kind.NOT_FOUND, "no such file");
+                case "job-invalid" -> new JobException(JobException.Kind.INVALID, "Missing job ID");
+                case "job-missing" -> new JobException(JobException.Kind.NOT_FOUND, "job not found");
+                case "job-stale" -> new JobException(JobException.Kind.STALE_INDEX, "Enforcing job modify index 3");
+                default -> new IllegalArgumentException(kind);
+            };
         }
     }
 
@@ -157,6 +188,37 @@ class ProblemDetailsAdviceTest {
                 .hasContentType(MediaType.APPLICATION_PROBLEM_JSON)
                 .bodyJson().extractingPath("$.detail")
                 .isEqualTo("Request body too large: the limit is 64 bytes (berth.api.max-request-body-size)");
+    }
+
+    /** Each feature exception through the one list in {@link DomainErrors}: its status and title, Nomad's text. */
+    @ParameterizedTest(name = "{0} -> {1}")
+    @CsvSource({
+            "spec,          400, Invalid allocation",
+            "admission,     409, Allocation does not fit this node",
+            "unknown-alloc, 404, Unknown allocation",
+            "unknown-task,  404, Unknown task",
+            "lifecycle,     400, Invalid request",
+            "alloc-state,   409, Not allowed in the allocation's state",
+            "gc,            409, Allocation not eligible for GC",
+            "fs-escape,     403, Path escapes the alloc directory",
+            "fs-forbidden,  403, Permission denied",
+            "fs-malformed,  400, Bad request",
+            "fs-missing,    404, Not found",
+            "job-invalid,   400, Invalid job request",
+            "job-missing,   404, Not found",
+            "job-stale,     409, Job modified since the given index"})
+    void featureExceptionsAreMappedByDomainErrors(String kind, int status, String title) {
+        assertThat(mvc.get().uri("/v1/domain/" + kind))
+                .hasStatus(status)
+                .hasContentType(MediaType.APPLICATION_PROBLEM_JSON)
+                .bodyJson().satisfies(json -> {
+                    assertThat(json).extractingPath("$.title").isEqualTo(title);
+                    assertThat(json).extractingPath("$.detail").asString().isNotEmpty()
+                            .isNotEqualTo(ProblemDetailsAdvice.INTERNAL_ERROR);
+                });
+        assertThat(mvc.get().uri("/v1/domain/" + kind).header("User-Agent", "Go-http-client/1.1"))
+                .hasStatus(status)
+                .hasContentTypeCompatibleWith(MediaType.TEXT_PLAIN);
     }
 
     @Test

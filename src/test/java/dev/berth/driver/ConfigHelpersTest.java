@@ -17,26 +17,6 @@ import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException
 
 class ConfigHelpersTest {
 
-    @ParameterizedTest
-    @CsvSource({"'',0", "0,0", "250ms,250000000", "1s,1000000000", "1m30s,90000000000", "1.5h,5400000000000",
-            "-2s,-2000000000", "10us,10000", "10µs,10000", "7ns,7", "1h2m3s4ms,3723004000000"})
-    void parsesGoDurations(String text, long nanos) {
-        assertThat(GoDuration.parse(text)).isEqualTo(Duration.ofNanos(nanos));
-    }
-
-    @ParameterizedTest
-    @CsvSource({"0,0s", "7,7ns", "1500,1.5µs", "1500000,1.5ms", "15000000000,15s", "1800000000000,30m0s",
-            "86400000000000,24h0m0s", "90500000000,1m30.5s", "-2000000000,-2s", "3723004000000,1h2m3.004s"})
-    void formatsLikeGo(long nanos, String text) {
-        assertThat(GoDuration.format(Duration.ofNanos(nanos))).isEqualTo(text);
-    }
-
-    @ParameterizedTest
-    @CsvSource({"10", "1x", "s", "1..5s", "-", "1s2"})
-    void rejectsMalformedGoDurations(String text) {
-        assertThatIllegalArgumentException().isThrownBy(() -> GoDuration.parse(text)).withMessageContaining(text);
-    }
-
     @Test
     void signalTableKnowsLinuxNamesWithOrWithoutPrefix() throws DriverException {
         assertThat(DriverSignals.parse("SIGTERM")).isEqualTo(15);
@@ -69,6 +49,15 @@ class ConfigHelpersTest {
         assertThat(v.bool("flag", false)).isTrue();
         assertThat(v.duration("wait")).isEqualTo(Duration.ofSeconds(2));
         assertThat(schema.validate(Map.of("command", "x", "count", 3.0)).number("count", 0)).isEqualTo(3);
+    }
+
+    /** The driver-config rule on top of {@link GoDuration} (whose own table is {@code GoDurationTest}). */
+    @Test
+    void anEmptyDurationIsZeroAndABadOneNamesTheKey() throws TaskConfigValidationException {
+        assertThat(schema.validate(Map.of("command", "x", "wait", "")).duration("wait")).isEqualTo(Duration.ZERO);
+        assertThatExceptionOfType(TaskConfigValidationException.class)
+                .isThrownBy(() -> schema.validate(Map.of("command", "x", "wait", "10")))
+                .withMessage("Invalid value for attribute \"wait\": time: missing unit in duration \"10\"");
     }
 
     @Test

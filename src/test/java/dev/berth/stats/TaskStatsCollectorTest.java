@@ -154,7 +154,7 @@ class TaskStatsCollectorTest {
 
         assertThat(readBy.join().isVirtual()).isFalse();
         String fields = stat.join().substring(stat.join().lastIndexOf(')') + 2);
-        assertThat(Integer.parseInt(fields.split(" ")[19 - 3])).isGreaterThanOrEqualTo(dev.berth.config.ThreadNiceness.BACKGROUND);
+        assertThat(Integer.parseInt(fields.split(" ")[19 - 3])).isGreaterThanOrEqualTo(dev.berth.host.ThreadNiceness.BACKGROUND);
     }
 
     @Test

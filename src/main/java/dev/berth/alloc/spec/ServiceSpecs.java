@@ -2,10 +2,13 @@ package dev.berth.alloc.spec;
 
 import java.net.URI;
 import java.net.URISyntaxException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+
+import dev.berth.driver.GoDuration;
 
 /**
  * Validation of a task group's services and checks at submission (Nomad's {@code Service.Validate} and
@@ -142,13 +145,15 @@ public final class ServiceSpecs {
             throw new SpecValidationException(f + ".Interval", "missing required value interval. Interval cannot be less than 1s");
         }
         if (c.interval() < MIN_INTERVAL_NS) {
-            throw new SpecValidationException(f + ".Interval", "interval (" + goDuration(c.interval()) + ") cannot be lower than 1s");
+            throw new SpecValidationException(f + ".Interval", "interval (" + GoDuration.format(Duration.ofNanos(c.interval()))
+                    + ") cannot be lower than 1s");
         }
         if (c.timeout() == null || c.timeout() == 0) {
             throw new SpecValidationException(f + ".Timeout", "missing required value timeout. Timeout cannot be less than 1s");
         }
         if (c.timeout() < MIN_INTERVAL_NS) {
-            throw new SpecValidationException(f + ".Timeout", "timeout (" + goDuration(c.timeout()) + ") is lower than required minimum timeout 1s");
+            throw new SpecValidationException(f + ".Timeout", "timeout (" + GoDuration.format(Duration.ofNanos(c.timeout()))
+                    + ") is lower than required minimum timeout 1s");
         }
         String initial = c.initialStatus() == null ? "" : c.initialStatus();
         if (!INITIAL.contains(initial)) {
@@ -187,7 +192,7 @@ public final class ServiceSpecs {
             }
             if (r.grace() != null && r.grace() < 0) {
                 throw new SpecValidationException(f + ".CheckRestart.Grace", "grace period must be greater than or equal to 0 but found "
-                        + goDuration(r.grace()));
+                        + GoDuration.format(Duration.ofNanos(r.grace())));
             }
         }
     }
@@ -220,16 +225,5 @@ public final class ServiceSpecs {
             }
         }
         return labels;
-    }
-
-    /** A Go duration string for a nanosecond count, as Nomad prints one in these messages (e.g. {@code 500ms}). */
-    static String goDuration(long nanos) {
-        if (nanos % 1_000_000_000L == 0) {
-            return (nanos / 1_000_000_000L) + "s";
-        }
-        if (nanos % 1_000_000L == 0) {
-            return (nanos / 1_000_000L) + "ms";
-        }
-        return nanos + "ns";
     }
 }

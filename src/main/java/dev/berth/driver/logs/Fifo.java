@@ -5,17 +5,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
 
-import com.sun.jna.Library;
 import com.sun.jna.Native;
 
-/** Named pipes (FIFOs), made with libc's {@code mkfifo(3)} through JNA: no process is forked to make one. */
+import dev.berth.host.LibC;
+
+/** Named pipes (FIFOs), made with libc's {@code mkfifo(3)} ({@link LibC}): no process is forked to make one. */
 public final class Fifo {
-
-    private interface LibC extends Library {
-        LibC INSTANCE = Native.load("c", LibC.class);
-
-        int mkfifo(String path, int mode);
-    }
 
     private Fifo() {
     }
@@ -26,7 +21,7 @@ public final class Fifo {
             return path;
         }
         Files.createDirectories(path.getParent());
-        if (LibC.INSTANCE.mkfifo(path.toString(), 0600) != 0) {
+        if (LibC.get().mkfifo(path.toString(), 0600) != 0) {
             throw new IOException("mkfifo " + path + " failed, errno " + Native.getLastError());
         }
         return path;

@@ -4,18 +4,16 @@ import java.time.Duration;
 import java.util.Iterator;
 import java.util.Map;
 import java.util.function.BiConsumer;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
+import dev.berth.driver.GoDuration;
+
 /** Maps the parsed HCL blocks to Nomad's job JSON field names; durations become nanoseconds. */
 final class JobspecMapping {
-
-    private static final Pattern DURATION = Pattern.compile("(\\d+(?:\\.\\d+)?)(ns|us|µs|ms|s|m|h)");
 
     private JobspecMapping() {
     }
@@ -270,34 +268,12 @@ final class JobspecMapping {
         });
     }
 
-    /** Nomad's duration syntax ({@code "15s"}, {@code "1h30m"}, {@code "250ms"}) or a number of nanoseconds. */
+    /** A Go duration ({@code "15s"}, {@code "1h30m"}, {@code "250ms"}; {@link GoDuration}) or a number of nanoseconds. */
     static long nanos(JsonNode v) {
         if (v.isNumber()) {
             return v.asLong();
         }
-        String s = v.asString().trim();
-        Matcher m = DURATION.matcher(s);
-        double total = 0;
-        int end = 0;
-        while (m.find()) {
-            if (m.start() != end) {
-                throw new IllegalArgumentException("invalid duration " + s);
-            }
-            double n = Double.parseDouble(m.group(1));
-            total += n * switch (m.group(2)) {
-                case "ns" -> 1;
-                case "us", "µs" -> 1e3;
-                case "ms" -> 1e6;
-                case "s" -> 1e9;
-                case "m" -> 60e9;
-                default -> 3600e9;
-            };
-            end = m.end();
-        }
-        if (end != s.length() || s.isEmpty()) {
-            throw new IllegalArgumentException("time: invalid duration \"" + s + "\"");
-        }
-        return Math.round(total);
+        return GoDuration.parse(v.asString().trim()).toNanos();
     }
 
     static Duration duration(JsonNode v) {

@@ -168,6 +168,8 @@ class JobspecParserTest {
         assertThat(JobspecMapping.nanos(f.stringNode("1h30m"))).isEqualTo(5_400_000_000_000L);
         assertThat(JobspecMapping.nanos(f.stringNode("250ms"))).isEqualTo(250_000_000L);
         assertThat(JobspecMapping.nanos(f.stringNode("1.5s"))).isEqualTo(1_500_000_000L);
-        assertThatThrownBy(() -> JobspecMapping.nanos(f.stringNode("ten seconds"))).isInstanceOf(IllegalArgumentException.class);
+        assertThat(JobspecMapping.nanos(f.numberNode(7L))).isEqualTo(7L);
+        assertThatThrownBy(() -> JobspecMapping.nanos(f.stringNode("ten seconds"))).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("time: invalid duration \"ten seconds\"");
     }
 }

@@ -1,4 +1,4 @@
-package dev.berth.config;
+package dev.berth.host;
 
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;

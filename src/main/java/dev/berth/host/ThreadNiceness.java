@@ -1,17 +1,14 @@
-package dev.berth.config;
+package dev.berth.host;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.ThreadFactory;
 
-import com.sun.jna.Library;
-import com.sun.jna.Native;
-
 /**
  * Background work at a lower CPU priority than API requests. On Linux the nice value is per thread, so
- * {@code setpriority(PRIO_PROCESS, tid, n)} on the calling thread lowers only that thread: the kernel then hands the CPU
- * to request threads first when both are runnable (at nice 10 a thread weighs about a tenth of a nice-0 one), while
- * the background work still gets every idle cycle. Raising niceness needs no privilege. Elsewhere this is a no-op.
+ * {@code setpriority(PRIO_PROCESS, tid, n)} ({@link LibC}) on the calling thread lowers only that thread: the kernel then
+ * hands the CPU to request threads first when both are runnable (at nice 10 a thread weighs about a tenth of a nice-0
+ * one), while the background work still gets every idle cycle. Raising niceness needs no privilege. Elsewhere this is a no-op.
  */
 public final class ThreadNiceness {
 
@@ -19,15 +16,6 @@ public final class ThreadNiceness {
     public static final int BACKGROUND = 10;
 
     private static final int PRIO_PROCESS = 0;
-
-    private interface LibC extends Library {
-        int setpriority(int which, int who, int prio);
-    }
-
-    private static final class Holder {
-        // loaded on first use, so classes referring to this one load without native access
-        static final LibC LIBC = Native.load("c", LibC.class);
-    }
 
     private ThreadNiceness() {
     }
@@ -48,7 +36,7 @@ public final class ThreadNiceness {
             // "/proc/thread-self" links to "<pid>/task/<tid>": the kernel thread id, which Java does not expose
             String link = Files.readSymbolicLink(Path.of("/proc/thread-self")).toString();
             int tid = Integer.parseInt(link.substring(link.lastIndexOf('/') + 1));
-            return Holder.LIBC.setpriority(PRIO_PROCESS, tid, nice) == 0;
+            return LibC.get().setpriority(PRIO_PROCESS, tid, nice) == 0;
         } catch (Exception | LinkageError e) {
             return false;
         }
