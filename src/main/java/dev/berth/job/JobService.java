@@ -147,6 +147,16 @@ public class JobService {
         return out;
     }
 
+    /** The evaluation that placed the allocation (or last updated it in place), if the local scheduler placed it. */
+    public Optional<String> evalOf(String allocId) {
+        return scheduler.evalOf(allocId);
+    }
+
+    /** The allocation the local scheduler placed to replace {@code allocId} (Nomad's {@code NextAllocation}), if any. */
+    public Optional<String> replacementOf(String allocId) {
+        return scheduler.replacementOf(allocId);
+    }
+
     /**
      * The index a job listing or summary answers for: the job's own {@code ModifyIndex} or the latest change of one of its
      * allocations, whichever is higher (the summary counts allocation statuses, so it moves with them).
