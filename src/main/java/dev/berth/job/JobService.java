@@ -226,7 +226,7 @@ public class JobService {
         if (!(jobJson instanceof ObjectNode raw)) {
             throw new JobException(JobException.Kind.INVALID, "Job must be specified");
         }
-        ObjectNode job = JobDefaults.canonicalize(raw.deepCopy());
+        ObjectNode job = JobDefaults.admit(JobDefaults.canonicalize(raw.deepCopy()));
         JobValidation.validate(job);
         LocalScheduler.validateForPlacement(job);
         Optional<ObjectNode> current = registry.job(ns(job), id(job));

@@ -24,7 +24,7 @@ import static org.awaitility.Awaitility.await;
 /**
  * What a Nomad server fills into the allocations its scheduler placed, on every shape of an allocation
  * ({@code /v1/allocation/:id}, {@code /v1/allocations}, {@code /v1/job/:id/allocations}): the evaluation that placed it,
- * the same indexes and times, the allocation that replaced it.
+ * the same indexes and times, the allocation that replaced it; and the node pool of a registered job.
  */
 @AgentIntegrationTest
 class JobAllocationLinksAgentTest {
@@ -109,6 +109,18 @@ class JobAllocationLinksAgentTest {
             assertThat(jobStub.path("JobVersion").asLong()).isZero();
             assertThat(jobStub.path("JobType").asString()).isEqualTo("service");
         });
+    }
+
+    @Test
+    void aRegisteredJobIsInTheDefaultNodePool() throws Exception {
+        send("PUT", "/v1/jobs", job("a"));
+        assertThat(get("/v1/job/" + jobId).path("NodePool").asString()).isEqualTo("default");
+        assertThat(stubIn(get("/v1/jobs?prefix=" + jobId), jobId).path("NodePool").asString()).isEqualTo("default");
+        assertThat(get("/v1/job/" + jobId + "/versions").path("Versions").get(0).path("NodePool").asString()).isEqualTo("default");
+        // registering the same job again is no new version (its empty NodePool means the default pool)
+        send("PUT", "/v1/jobs", job("a"));
+        assertThat(get("/v1/job/" + jobId).path("Version").asLong()).isZero();
+        assertThat(send("POST", "/v1/job/" + jobId + "/plan", job("a")).path("Diff").path("Type").asString()).isEqualTo("None");
     }
 
     @Test
