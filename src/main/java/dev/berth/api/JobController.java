@@ -256,8 +256,9 @@ class JobController {
         return s;
     }
 
-    private ObjectNode result(JobService.Result r) {
-        ObjectNode o = json.createObjectNode();
+    /** Nomad's {@code JobRegisterResponse} (also the answer of evaluate and scale). */
+    static ObjectNode result(JobService.Result r) {
+        ObjectNode o = tools.jackson.databind.node.JsonNodeFactory.instance.objectNode();
         o.put("EvalID", r.evalId());
         o.put("EvalCreateIndex", r.evalCreateIndex());
         o.put("JobModifyIndex", r.jobModifyIndex());
