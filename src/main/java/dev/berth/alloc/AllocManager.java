@@ -220,6 +220,14 @@ public class AllocManager {
                 : new AllocView(r.record(), r.taskStates(), entry.document(), entry.modifyIndex(), entry.modifyTimeNs());
     }
 
+    /**
+     * A field of the allocation that its submitter owns changed outside a submission (the local scheduler placed its
+     * replacement: its {@code NextAllocation}): its {@code ModifyIndex} moves and blocking queries on it wake.
+     */
+    public void touch(String id) {
+        changes.touched(id);
+    }
+
     /** The runner of a known allocation, if any (device health acts on its tasks). */
     public Optional<AllocRunner> runnerOf(String id) {
         return runners.find(id);

@@ -15,13 +15,15 @@ import dev.berth.alloc.AllocView;
 import dev.berth.alloc.store.ClientStatus;
 import dev.berth.fingerprint.Node;
 import dev.berth.fingerprint.NodeRegistry;
+import dev.berth.job.JobService;
 
 /**
  * Renders an allocation whole, as Nomad's {@code /v1/allocation/:id} does: the last submission exactly as sent (unknown
  * fields included), over Berth's canonical rendering of the spec (defaults filled), with the fields the node owns set
  * by the node (indexes, times, node, client status, task states, assigned resources) and the fields a Nomad server
  * fills filled when absent (job {@code Priority} 50, {@code Region} "global", {@code Datacenters}, {@code Status},
- * {@code Version}, task {@code KillTimeout} / {@code LogConfig}, …). Also renders Nomad's {@code AllocListStub}.
+ * {@code Version}, task {@code KillTimeout} / {@code LogConfig}, …), and for an allocation the local scheduler placed its
+ * {@code EvalID} and {@code NextAllocation}. Also renders Nomad's {@code AllocListStub}.
  */
 @Component
 final class AllocationJson {
@@ -37,10 +39,12 @@ final class AllocationJson {
 
     private final JsonMapper json;
     private final NodeRegistry registry;
+    private final JobService jobs;
 
-    AllocationJson(JsonMapper json, NodeRegistry registry) {
+    AllocationJson(JsonMapper json, NodeRegistry registry, JobService jobs) {
         this.json = json;
         this.registry = registry;
+        this.jobs = jobs;
     }
 
     /** The whole allocation. */
@@ -65,6 +69,10 @@ final class AllocationJson {
         }
         out.put("CreateTime", doc.createTimeNs());
         out.put("ModifyTime", view.modifyTimeNs());
+        // what a Nomad server fills in as the scheduler: the evaluation that placed it, the allocation that replaced it
+        String id = view.record().id();
+        jobs.evalOf(id).ifPresent(e -> out.put("EvalID", e));
+        jobs.replacementOf(id).ifPresent(next -> out.put("NextAllocation", next));
         out.put("ClientStatus", view.record().clientStatus());
         putOrRemove(out, "ClientDescription", view.record().clientDescription());
         AllocationDtos.AllocationDto dto = AllocationDtos.AllocationDto.of(view, nodeId, nodeName);

@@ -20,8 +20,8 @@ import dev.berth.fingerprint.NodeRegistry;
 
 /**
  * The cluster endpoints a Nomad client calls first, answered for one agent acting as a region of one: it is its own
- * leader and only peer, the only member, in region {@code global}, and knows no servers. {@code PUT /v1/system/gc}
- * collects the node's terminal allocations (the only state it can garbage-collect).
+ * leader, only peer and only Raft voter, the only member, in region {@code global}, and knows no servers; it has no
+ * volumes. {@code PUT /v1/system/gc} collects the node's terminal allocations (the only state it can garbage-collect).
  */
 @RestController
 class ClusterController {
@@ -89,6 +89,32 @@ class ClusterController {
     @GetMapping("/v1/status/peers")
     List<String> peers(HttpServletRequest request) {
         return List.of(NodeController.httpAddr(request));
+    }
+
+    /**
+     * Nomad's {@code RaftConfiguration}: this agent as the one server, voter and leader, at the address
+     * {@code /v1/status/leader} names; {@code Index} 1, the index a bootstrapped single server's configuration has.
+     */
+    @GetMapping("/v1/operator/raft/configuration")
+    Map<String, Object> raftConfiguration(HttpServletRequest request) {
+        Node node = registry.current();
+        Map<String, Object> server = new LinkedHashMap<>();
+        server.put("ID", node.id());
+        server.put("Node", node.name() + "." + REGION);
+        server.put("Address", NodeController.httpAddr(request));
+        server.put("Leader", true);
+        server.put("Voter", true);
+        server.put("RaftProtocol", "3");
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("Servers", List.of(server));
+        out.put("Index", 1);
+        return out;
+    }
+
+    /** Host and CSI volumes: none yet (an empty list, as Nomad answers for a cluster without volumes). */
+    @GetMapping("/v1/volumes")
+    List<Object> volumes() {
+        return List.of();
     }
 
     @GetMapping("/v1/regions")

@@ -1,6 +1,7 @@
 package dev.berth.api;
 
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
@@ -21,16 +22,11 @@ import org.springframework.web.bind.annotation.RequestMethod;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
-import com.fasterxml.jackson.annotation.JsonProperty;
-import com.fasterxml.jackson.annotation.JsonUnwrapped;
-
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
-import dev.berth.config.BerthProperties;
-import dev.berth.config.NodeIdentity;
 import dev.berth.events.BlockingQueries;
 import dev.berth.events.Change;
 import dev.berth.events.Indexed;
@@ -52,17 +48,15 @@ class JobController {
     private final JobService jobs;
     private final PeriodicLauncher periodic;
     private final BlockingQueries queries;
-    private final String nodeId;
-    private final String nodeName;
+    private final AllocationJson allocations;
     private final JsonMapper json = JsonMapper.builder().build();
     private final JobspecParser parser = new JobspecParser();
 
-    JobController(JobService jobs, PeriodicLauncher periodic, BlockingQueries queries, NodeIdentity node, BerthProperties props) {
+    JobController(JobService jobs, PeriodicLauncher periodic, BlockingQueries queries, AllocationJson allocations) {
         this.jobs = jobs;
         this.periodic = periodic;
         this.queries = queries;
-        this.nodeId = node.id();
-        this.nodeName = props.name();
+        this.allocations = allocations;
     }
 
     /** Nomad's {@code /v1/jobs/parse}: HCL2 jobspec → job JSON ({@code Canonicalize}: with Nomad's defaults). */
@@ -187,16 +181,19 @@ class JobController {
         }, Summarized::index, Summarized::stub);
     }
 
+    /**
+     * Nomad's {@code AllocListStub}s of the job's allocations (the indexes, times and {@code EvalID} of
+     * {@code /v1/allocation/:id}), {@code JobVersion} being the job version each was placed from or last updated to.
+     */
     @GetMapping("/v1/job/{id}/allocations")
-    List<JobAllocation> allocations(@PathVariable String id, @RequestParam(defaultValue = "default") String namespace) {
+    List<Map<String, Object>> allocations(@PathVariable String id, @RequestParam(defaultValue = "default") String namespace) {
         job(namespace, id);
         var versions = jobs.allocationVersions(namespace, id);
-        return jobs.allocations(namespace, id).stream().map(v -> AllocationDtos.AllocationDto.of(v, nodeId, nodeName))
-                .map(a -> new JobAllocation(a, versions.getOrDefault(a.id(), 0L))).toList();
-    }
-
-    /** An allocation of the job with the job version it was placed from ({@code JobVersion}, as Nomad's AllocListStub). */
-    record JobAllocation(@JsonUnwrapped AllocationDtos.AllocationDto allocation, @JsonProperty("JobVersion") long jobVersion) {
+        return jobs.allocations(namespace, id).stream().map(v -> {
+            Map<String, Object> stub = allocations.stub(v, false, true);
+            stub.put("JobVersion", versions.getOrDefault(v.record().id(), 0L));
+            return stub;
+        }).toList();
     }
 
     @GetMapping("/v1/job/{id}/evaluations")
@@ -259,8 +256,9 @@ class JobController {
         return s;
     }
 
-    private ObjectNode result(JobService.Result r) {
-        ObjectNode o = json.createObjectNode();
+    /** Nomad's {@code JobRegisterResponse} (also the answer of evaluate and scale). */
+    static ObjectNode result(JobService.Result r) {
+        ObjectNode o = tools.jackson.databind.node.JsonNodeFactory.instance.objectNode();
         o.put("EvalID", r.evalId());
         o.put("EvalCreateIndex", r.evalCreateIndex());
         o.put("JobModifyIndex", r.jobModifyIndex());

@@ -26,9 +26,10 @@ import org.springframework.web.util.ServletRequestPathUtils;
 class JobIdPathFilter extends OncePerRequestFilter {
 
     private static final String PREFIX = "/v1/job/";
-    /** Nomad's {@code jobSpecificRequest} suffixes that Berth serves; the rest of the path is the job ID. */
-    private static final List<String> SUFFIXES = List.of("/periodic/force", "/allocations", "/evaluations", "/versions", "/summary",
-            "/plan", "/dispatch");
+    /** Every suffix of Nomad's {@code JobSpecificRequest}, in its order; the rest of the path is the job ID. */
+    private static final List<String> SUFFIXES = List.of("/evaluate", "/allocations", "/evaluations", "/periodic/force", "/plan",
+            "/summary", "/dispatch", "/versions", "/revert", "/deployments", "/deployment", "/stable", "/scale", "/services",
+            "/submission", "/actions", "/action");
 
     @Override
     protected boolean shouldNotFilter(HttpServletRequest request) {

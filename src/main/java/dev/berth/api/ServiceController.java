@@ -14,6 +14,7 @@ import org.springframework.web.bind.annotation.RestController;
 
 import dev.berth.alloc.AllocManager;
 import dev.berth.events.BlockingQueries;
+import dev.berth.job.JobService;
 import dev.berth.service.CheckResult;
 import dev.berth.service.ServiceChecks;
 import dev.berth.service.ServiceRegistration;
@@ -22,7 +23,8 @@ import dev.berth.service.ServiceRegistry;
 /**
  * Nomad's native service discovery on this node: {@code GET /v1/services} (per namespace, each service name with its
  * tags), {@code GET /v1/service/{name}} (its {@code ServiceRegistration}s, plus Berth's {@code Health}), both blocking
- * queries on the registry's index; {@code GET /v1/allocation/{id}/services} (one allocation's registrations); and {@code GET /v1/client/allocation/{id}/checks}, the latest result of each check of
+ * queries on the registry's index; {@code GET /v1/job/{id}/services} (one job's registrations, blocking too);
+ * {@code GET /v1/allocation/{id}/services} (one allocation's registrations); and {@code GET /v1/client/allocation/{id}/checks}, the latest result of each check of
  * an allocation by check ID (an empty object when it has none).
  */
 @RestController
@@ -32,12 +34,14 @@ class ServiceController {
     private final ServiceChecks checks;
     private final AllocManager allocs;
     private final BlockingQueries queries;
+    private final JobService jobs;
 
-    ServiceController(ServiceRegistry registry, ServiceChecks checks, AllocManager allocs, BlockingQueries queries) {
+    ServiceController(ServiceRegistry registry, ServiceChecks checks, AllocManager allocs, BlockingQueries queries, JobService jobs) {
         this.registry = registry;
         this.checks = checks;
         this.allocs = allocs;
         this.queries = queries;
+        this.jobs = jobs;
     }
 
     @GetMapping("/v1/services")
@@ -50,6 +54,16 @@ class ServiceController {
     CompletableFuture<ResponseEntity<List<ServiceRegistration>>> service(@PathVariable String name,
             @RequestParam(defaultValue = "default") String namespace, HttpServletRequest request) {
         return NomadQuery.blocking(queries, request, ServiceRegistry.watch(), () -> registry.byName(name, namespace), v -> v);
+    }
+
+    /** Nomad's {@code GET /v1/job/{id}/services}: the registrations of the job's allocations (an unknown job: 404). */
+    @GetMapping("/v1/job/{id}/services")
+    CompletableFuture<ResponseEntity<List<ServiceRegistration>>> jobServices(@PathVariable String id,
+            @RequestParam(defaultValue = "default") String namespace, HttpServletRequest request) {
+        if (jobs.job(namespace, id).isEmpty()) {
+            throw new ApiException.NotFound("job not found");
+        }
+        return NomadQuery.blocking(queries, request, ServiceRegistry.watch(), () -> registry.byJob(id, namespace), v -> v);
     }
 
     /** Nomad's {@code GET /v1/allocation/{id}/services}: the allocation's registrations. */

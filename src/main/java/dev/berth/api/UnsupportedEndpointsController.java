@@ -7,16 +7,14 @@ import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
- * Nomad endpoints a single node agent cannot sensibly answer: a clear 501 naming why, instead of a bare 404, so a
- * Nomad client shows something a user understands. The full table is {@code docs/nomad-compatibility.md}.
+ * Nomad endpoints one Berth agent does not answer: a clear 501 saying what it lacks for them, instead of a bare 404, so
+ * a Nomad client shows something a user understands. The full table is {@code docs/nomad-compatibility.md}.
  */
 @RestController
 class UnsupportedEndpointsController {
 
-    static final String SERVER_ONLY = " is served by Nomad servers; Berth is a single node agent without servers, Raft or ";
-
     @RequestMapping({"/v1/acl/**", "/v1/operator/**", "/v1/namespaces", "/v1/namespace", "/v1/namespace/**",
-            "/v1/deployments", "/v1/deployment/**", "/v1/volumes", "/v1/volumes/**", "/v1/volume/**", "/v1/plugins",
+            "/v1/deployments", "/v1/deployment/**", "/v1/volumes/**", "/v1/volume/**", "/v1/plugins",
             "/v1/plugin/**", "/v1/search", "/v1/search/**", "/v1/scaling/**", "/v1/vars", "/v1/var/**", "/v1/node/pools",
             "/v1/node/pool/**", "/v1/agent/join", "/v1/agent/force-leave", "/v1/agent/keyring/**", "/v1/agent/schedulers",
             "/v1/agent/schedulers/**", "/v1/system/reconcile/summaries", "/v1/quotas", "/v1/quota/**", "/v1/sentinel/**",
@@ -24,22 +22,66 @@ class UnsupportedEndpointsController {
             "/v1/node/{id}/evaluate", "/v1/node/{id}/purge"})
     void unsupported(HttpServletRequest request) {
         String path = request.getRequestURI();
-        throw new ApiException(HttpStatus.NOT_IMPLEMENTED, path + SERVER_ONLY + what(path) + " (see docs/nomad-compatibility.md)");
+        throw new ApiException(HttpStatus.NOT_IMPLEMENTED, path + ": " + missing(path) + " (see docs/nomad-compatibility.md)");
     }
 
-    private static String what(String path) {
+    /** What the agent lacks for {@code path}, in a sentence a user can act on. */
+    static String missing(String path) {
         if (path.startsWith("/v1/acl")) {
-            return "ACL objects (tokens come from berth.acl)";
+            return "Berth keeps no ACL policies, roles or tokens; its tokens come from berth.acl";
         }
         if (path.startsWith("/v1/operator")) {
-            return "operator state";
+            return "Berth has no Raft cluster, autopilot, snapshots, keyring or scheduler configuration to operate "
+                    + "(only /v1/operator/raft/configuration is answered)";
+        }
+        if (path.startsWith("/v1/namespace")) {
+            return "Berth keeps no namespace objects: a job or allocation is in the namespace it names";
+        }
+        if (path.startsWith("/v1/deployment")) {
+            return "Berth runs no deployments: its local scheduler replaces allocations update.max_parallel at a time, "
+                    + "without canaries, health-gated promotion or auto-revert";
+        }
+        if (path.startsWith("/v1/volume") || path.startsWith("/v1/plugin")) {
+            return "Berth has no host or CSI volumes and no CSI plugins yet";
+        }
+        if (path.startsWith("/v1/search")) {
+            return "Berth has no search index; the list endpoints take prefix=";
+        }
+        if (path.startsWith("/v1/scaling")) {
+            return "Berth keeps no scaling policies; scale a group with /v1/job/:id/scale";
+        }
+        if (path.startsWith("/v1/var")) {
+            return "Berth has no variables store";
+        }
+        if (path.startsWith("/v1/node/pool")) {
+            return "Berth keeps no node pool objects: its one node and every job are in the default pool";
         }
         if (path.startsWith("/v1/node/")) {
-            return "a scheduler to drain, evaluate or purge a node for";
+            return nodeAction(path);
+        }
+        if (path.startsWith("/v1/agent/schedulers")) {
+            return "Berth's local scheduler is one loop on the agent, without scheduler workers to configure";
         }
         if (path.startsWith("/v1/agent/")) {
-            return "a gossip pool, keyring or scheduler workers";
+            return "Berth agents run without servers and gossip: there is no pool to join or leave and no gossip keyring";
         }
-        return "cluster-wide state for this endpoint";
+        if (path.startsWith("/v1/system/reconcile")) {
+            return "Berth computes job summaries from the allocations on every read: there is nothing to reconcile";
+        }
+        return "quotas, Sentinel policies and recommendations are Nomad Enterprise features Berth does not have";
+    }
+
+    private static String nodeAction(String path) {
+        if (path.endsWith("/drain")) {
+            return "draining moves allocations to other nodes, and Berth's local scheduler places on this node only";
+        }
+        if (path.endsWith("/eligibility")) {
+            return "Berth's local scheduler places on this node only, so the node cannot be made ineligible";
+        }
+        if (path.endsWith("/evaluate")) {
+            return "Berth's local scheduler re-evaluates every job every second on its own; "
+                    + "evaluate one job with /v1/job/:id/evaluate";
+        }
+        return "the agent cannot purge its own node";
     }
 }

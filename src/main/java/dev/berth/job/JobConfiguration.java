@@ -31,6 +31,11 @@ class JobConfiguration {
         return new JobService(registry, scheduler, allocs);
     }
 
+    @Bean
+    JobScaling jobScaling(JobRegistry registry, LocalScheduler scheduler, AllocManager allocs, ChangeFeed feed, Clock clock) {
+        return new JobScaling(registry, scheduler, allocs, feed, clock);
+    }
+
     @Bean(destroyMethod = "close")
     PeriodicLauncher periodicLauncher(JobRegistry registry, JobStore store, Clock clock, JobService service) {
         PeriodicLauncher launcher = new PeriodicLauncher(registry, store, clock, service::registerChild);

@@ -64,6 +64,17 @@ public final class JobDefaults {
         return job;
     }
 
+    /**
+     * What a Nomad server sets when it admits a job, over what the API's canonicalize leaves empty: {@code NodePool}
+     * {@code "default"} (every registered job is in a node pool; this node is in the default one). Returns {@code job}.
+     */
+    public static ObjectNode admit(ObjectNode job) {
+        if (job.path("NodePool").asString("").isEmpty()) {
+            job.put("NodePool", "default");
+        }
+        return job;
+    }
+
     static ObjectNode update(ObjectNode u) {
         num(u, "Stagger", 30 * SECOND);
         num(u, "MaxParallel", 1);

@@ -40,7 +40,8 @@ public class JobRegistry {
         this.feed = feed;
         this.clock = clock;
         for (JobStore.JobDocument d : store.jobVersions()) {
-            versions.computeIfAbsent(key(d.namespace(), d.jobId()), k -> new ArrayList<>()).add((ObjectNode) json.readTree(d.json()));
+            versions.computeIfAbsent(key(d.namespace(), d.jobId()), k -> new ArrayList<>())
+                    .add(JobDefaults.admit((ObjectNode) json.readTree(d.json())));
         }
         versions.values().forEach(l -> l.sort(Comparator.comparingLong((ObjectNode j) -> j.path("Version").asLong()).reversed()));
         for (JobStore.Document d : store.evaluations()) {
@@ -66,7 +67,8 @@ public class JobRegistry {
      * then), else only the modify indexes move. {@code enforceIndex} (not null) must equal the current
      * {@code JobModifyIndex} (0: the job must not exist).
      */
-    public synchronized Registered register(ObjectNode job, Long enforceIndex) throws JobException {
+    public synchronized Registered register(ObjectNode submitted, Long enforceIndex) throws JobException {
+        ObjectNode job = JobDefaults.admit(submitted.deepCopy());
         String ns = job.path("Namespace").asString();
         String id = job.path("ID").asString();
         Optional<ObjectNode> current = job(ns, id);

@@ -114,6 +114,24 @@ public class JobService {
                 "", eval.path("CreateIndex").asLong());
     }
 
+    /**
+     * Nomad's {@code Job.Evaluate}: a new evaluation of the job as it is ({@code job-register}), which the local
+     * scheduler's next pass finishes; the job's own modify index is answered as {@code JobModifyIndex}.
+     */
+    public Result evaluate(String ns, String id) throws JobException {
+        ObjectNode job = registry.job(ns, id).orElseThrow(() -> new JobException(JobException.Kind.NOT_FOUND, "job not found"));
+        if (job.hasNonNull("Periodic")) {
+            throw new JobException(JobException.Kind.INVALID, "can't evaluate periodic job");
+        }
+        if (job.hasNonNull("ParameterizedJob") && !job.path("Dispatched").asBoolean()) {
+            throw new JobException(JobException.Kind.INVALID, "can't evaluate parameterized job");
+        }
+        ObjectNode eval = registry.createEval(job, "job-register");
+        scheduler.kick(ns, id, eval.path("ID").asString());
+        return new Result(eval.path("ID").asString(), eval.path("CreateIndex").asLong(), job.path("ModifyIndex").asLong(), "",
+                eval.path("CreateIndex").asLong());
+    }
+
     public Optional<ObjectNode> job(String ns, String id) {
         return registry.job(ns, id);
     }
@@ -145,6 +163,16 @@ public class JobService {
             allocs.get(p.allocId()).ifPresent(out::add);
         }
         return out;
+    }
+
+    /** The evaluation that placed the allocation (or last updated it in place), if the local scheduler placed it. */
+    public Optional<String> evalOf(String allocId) {
+        return scheduler.evalOf(allocId);
+    }
+
+    /** The allocation the local scheduler placed to replace {@code allocId} (Nomad's {@code NextAllocation}), if any. */
+    public Optional<String> replacementOf(String allocId) {
+        return scheduler.replacementOf(allocId);
     }
 
     /**
@@ -216,7 +244,7 @@ public class JobService {
         if (!(jobJson instanceof ObjectNode raw)) {
             throw new JobException(JobException.Kind.INVALID, "Job must be specified");
         }
-        ObjectNode job = JobDefaults.canonicalize(raw.deepCopy());
+        ObjectNode job = JobDefaults.admit(JobDefaults.canonicalize(raw.deepCopy()));
         JobValidation.validate(job);
         LocalScheduler.validateForPlacement(job);
         Optional<ObjectNode> current = registry.job(ns(job), id(job));

@@ -50,6 +50,8 @@ public class LocalScheduler implements AutoCloseable {
     /** Per job key: the open eval waiting for this pass and the blocked eval, if any. */
     private final Map<String, String> pendingEval = new ConcurrentHashMap<>();
     private final Map<String, String> blockedEval = new ConcurrentHashMap<>();
+    /** Replaced allocation ID → the ID of the allocation that replaced it (Nomad's {@code NextAllocation}). */
+    private final Map<String, String> replacements = new ConcurrentHashMap<>();
     private final KickLoop loop;
 
     public LocalScheduler(JobRegistry jobs, AllocManager allocs, JobStore store, ChangeFeed feed, Clock clock,
@@ -67,6 +69,7 @@ public class LocalScheduler implements AutoCloseable {
         for (JobStore.Document d : store.placements()) {
             Placement p = json.readValue(d.json(), Placement.class);
             placements.put(p.allocId(), p);
+            linkReplacement(p);
         }
         for (ObjectNode e : jobs.evals()) {
             if ("blocked".equals(e.path("Status").asString())) {
@@ -114,6 +117,27 @@ public class LocalScheduler implements AutoCloseable {
 
     Optional<AllocView> view(String allocId) {
         return allocs.get(allocId);
+    }
+
+    /** The evaluation whose pass placed the allocation or last updated it in place, if this scheduler placed it. */
+    public Optional<String> evalOf(String allocId) {
+        return Optional.ofNullable(placements.get(allocId)).map(Placement::evalId);
+    }
+
+    /** The allocation placed to replace {@code allocId} (an update or a reschedule), if any. */
+    public Optional<String> replacementOf(String allocId) {
+        return Optional.ofNullable(replacements.get(allocId));
+    }
+
+    /** The evaluation a placement of this pass belongs to: the kicked one, else the blocked one it unblocks, else (a
+     *  reschedule found by the loop) a new {@code alloc-failure} one, which the pass finishes as it would a kicked one. */
+    private String evalFor(ObjectNode job) {
+        String key = JobRegistry.key(job.path("Namespace").asString(), job.path("ID").asString());
+        String blocked = blockedEval.get(key);
+        if (blocked != null && !pendingEval.containsKey(key)) {
+            return blocked;
+        }
+        return pendingEval.computeIfAbsent(key, k -> jobs.createEval(job, "alloc-failure").path("ID").asString());
     }
 
     private void reconcile(ObjectNode job) {
@@ -221,15 +245,17 @@ public class LocalScheduler implements AutoCloseable {
         long index = nextIndex();
         Placement p = new Placement(UUID.randomUUID().toString(), job.path("Namespace").asString(), job.path("ID").asString(),
                 place.group(), place.index(), job.path("Version").asLong(), place.groupHash(), prev == null ? null : prev.allocId(),
-                place.reschedules(), false, false, null, null, place.update(), index);
+                place.reschedules(), false, false, null, null, place.update(), index, evalFor(job));
         save(p);
         if (!submitNew(job, p)) {
-            placements.remove(p.allocId());
-            store.deletePlacement(p.allocId());
+            remove(p);
             return false;
         }
         if (prev != null && !place.update()) {
             save(placements.getOrDefault(prev.allocId(), prev).asReplaced());
+        }
+        if (prev != null) {
+            allocs.touch(prev.allocId()); // its NextAllocation changed: its ModifyIndex moves and its watchers wake
         }
         return true;
     }
@@ -251,7 +277,7 @@ public class LocalScheduler implements AutoCloseable {
     private void submitExisting(ObjectNode job, Placement p) {
         try {
             allocs.submit(p.allocId(), spec(job, p, AllocationSpec.DESIRED_RUN, nextIndex()));
-            save(p.withVersion(job.path("Version").asLong()));
+            save(p.withVersion(job.path("Version").asLong(), evalFor(job)));
         } catch (AdmissionException | SpecValidationException e) {
             log.warn("In-place update of {} refused: {}", p.name(), e.getMessage());
         }
@@ -312,14 +338,28 @@ public class LocalScheduler implements AutoCloseable {
 
     private void save(Placement p) {
         placements.put(p.allocId(), p);
+        linkReplacement(p);
         store.putPlacement(new JobStore.Document(p.allocId(), p.namespace(), p.jobId(), json.writeValueAsString(p)));
+    }
+
+    private void linkReplacement(Placement p) {
+        if (p.previousAlloc() != null) {
+            replacements.put(p.previousAlloc(), p.allocId());
+        }
+    }
+
+    private void remove(Placement p) {
+        placements.remove(p.allocId());
+        if (p.previousAlloc() != null) {
+            replacements.remove(p.previousAlloc(), p.allocId());
+        }
+        store.deletePlacement(p.allocId());
     }
 
     /** Forgets the placements of a purged job whose allocations are all terminal or gone. */
     public synchronized void forget(String namespace, String jobId) {
         for (Placement p : placements(namespace, jobId)) {
-            placements.remove(p.allocId());
-            store.deletePlacement(p.allocId());
+            remove(p);
         }
     }
 

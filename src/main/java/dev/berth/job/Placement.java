@@ -15,10 +15,12 @@ import java.util.List;
  * @param lastStatus     the allocation's last client status seen (kept after the alloc itself is collected)
  * @param failedAt       epoch millis when the scheduler first saw it failed, else null
  * @param update         placed by a destructive update (counts against {@code update.max_parallel} until running)
+ * @param evalId         the evaluation whose pass placed it, or last updated it in place (the allocation's {@code EvalID});
+ *                       null for a placement stored before it was recorded
  */
 public record Placement(String allocId, String namespace, String jobId, String group, int index, long jobVersion,
                         String groupHash, String previousAlloc, List<Long> reschedules, boolean replaced, boolean submitted,
-                        String lastStatus, Long failedAt, boolean update, long createIndex) {
+                        String lastStatus, Long failedAt, boolean update, long createIndex, String evalId) {
 
     public Placement {
         reschedules = reschedules == null ? List.of() : List.copyOf(reschedules);
@@ -30,22 +32,23 @@ public record Placement(String allocId, String namespace, String jobId, String g
 
     Placement asReplaced() {
         return new Placement(allocId, namespace, jobId, group, index, jobVersion, groupHash, previousAlloc, reschedules, true,
-                submitted, lastStatus, failedAt, update, createIndex);
+                submitted, lastStatus, failedAt, update, createIndex, evalId);
     }
 
     Placement asSubmitted() {
         return new Placement(allocId, namespace, jobId, group, index, jobVersion, groupHash, previousAlloc, reschedules, replaced,
-                true, lastStatus, failedAt, update, createIndex);
+                true, lastStatus, failedAt, update, createIndex, evalId);
     }
 
     Placement withStatus(String status, Long failed) {
         return new Placement(allocId, namespace, jobId, group, index, jobVersion, groupHash, previousAlloc, reschedules, replaced,
-                submitted, status, failed, update, createIndex);
+                submitted, status, failed, update, createIndex, evalId);
     }
 
-    Placement withVersion(long version) {
+    /** Updated in place to {@code version} by the pass of evaluation {@code eval}. */
+    Placement withVersion(long version, String eval) {
         return new Placement(allocId, namespace, jobId, group, index, version, groupHash, previousAlloc, reschedules, replaced,
-                submitted, lastStatus, failedAt, update, createIndex);
+                submitted, lastStatus, failedAt, update, createIndex, eval);
     }
 
     List<Long> reschedulesPlus(long now) {

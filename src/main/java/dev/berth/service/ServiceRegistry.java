@@ -98,6 +98,12 @@ public class ServiceRegistry {
         return new Indexed<>(list, index);
     }
 
+    /** The registrations of one job's allocations (Nomad's {@code /v1/job/:id/services}), with the index they answer for. */
+    public Indexed<List<ServiceRegistration>> byJob(String jobId, String namespace) {
+        long index = Math.max(1, lastIndex);
+        return new Indexed<>(all().stream().filter(r -> r.jobId().equals(jobId) && r.namespace().equals(namespace)).toList(), index);
+    }
+
     /** Nomad's list stubs: per namespace, each service name with the union of its tags. */
     public Indexed<List<Map<String, Object>>> stubs(String namespace) {
         long index = Math.max(1, lastIndex);

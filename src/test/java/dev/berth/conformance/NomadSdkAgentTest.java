@@ -6,6 +6,8 @@ import java.util.concurrent.TimeUnit;
 
 import com.hashicorp.nomad.apimodel.Node;
 import com.hashicorp.nomad.apimodel.NodeListStub;
+import com.hashicorp.nomad.apimodel.RaftConfiguration;
+import com.hashicorp.nomad.apimodel.RaftServer;
 import com.hashicorp.nomad.javasdk.ErrorResponseException;
 import com.hashicorp.nomad.javasdk.NomadApiClient;
 import com.hashicorp.nomad.javasdk.NomadPredicates;
@@ -119,6 +121,16 @@ class NomadSdkAgentTest {
     void statusLeaderAndPeersAreThisAgent() throws Exception {
         assertThat(nomad.getStatusApi().leader().getValue()).isEqualTo("127.0.0.1:" + port);
         assertThat(nomad.getStatusApi().peers().getValue()).containsExactly("127.0.0.1:" + port);
+    }
+
+    @Test
+    void operatorRaftConfigurationIsThisAgentAsTheOneVoterAndLeader() throws Exception {
+        RaftConfiguration raft = nomad.getOperatorApi().raftGetConfiguration().getValue();
+        assertThat(raft.getServers()).hasSize(1);
+        RaftServer server = raft.getServers().get(0);
+        assertThat(server.getAddress()).isEqualTo(nomad.getStatusApi().leader().getValue());
+        assertThat(server.getLeader()).isTrue();
+        assertThat(server.getVoter()).isTrue();
     }
 
     @Test

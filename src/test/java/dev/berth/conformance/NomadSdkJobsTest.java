@@ -15,6 +15,8 @@ import com.hashicorp.nomad.apimodel.Job;
 import com.hashicorp.nomad.apimodel.JobDispatchResponse;
 import com.hashicorp.nomad.apimodel.JobListStub;
 import com.hashicorp.nomad.apimodel.JobPlanResponse;
+import com.hashicorp.nomad.apimodel.JobRegisterResponse;
+import com.hashicorp.nomad.apimodel.JobScaleStatusResponse;
 import com.hashicorp.nomad.apimodel.ParameterizedJobConfig;
 import com.hashicorp.nomad.apimodel.PeriodicConfig;
 import com.hashicorp.nomad.apimodel.Resources;
@@ -38,7 +40,8 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * HashiCorp's Nomad Java SDK {@code JobsApi} against a real agent, as a user would drive it: register, info, list,
- * versions, plan, allocations, summary, deregister (stop and purge), dispatch of a parameterized job (payload file and
+ * versions, plan, allocations (with the evaluation that placed them), summary, scale status, scale group, deployments,
+ * latest deployment, deregister (stop and purge), dispatch of a parameterized job (payload file and
  * meta seen by the task) and periodic force; tasks are real raw_exec processes. Also the jobs directory: a jobspec file
  * dropped into {@code berth.jobs.dir} shows up through the SDK, a broken one is a node event and a metric.
  */
@@ -117,6 +120,32 @@ class NomadSdkJobsTest {
         nomad.getJobsApi().deregister(id, true);
         assertThatThrownBy(() -> nomad.getJobsApi().info(id)).isInstanceOf(ErrorResponseException.class)
                 .satisfies(e -> assertThat(((ErrorResponseException) e).getServerErrorCode()).isEqualTo(404));
+    }
+
+    @Test
+    void scaleStatusScaleGroupDeploymentsAndTheEvaluationThatPlacedAnAllocation() throws Exception {
+        EvaluationResponse reg = nomad.getJobsApi().register(service(1));
+        await().atMost(Duration.ofSeconds(90)).until(() -> running(id).size() == 1);
+        AllocationListStub stub = running(id).get(0);
+        assertThat(stub.getEvalId()).isEqualTo(reg.getValue());
+        assertThat(stub.getCreateIndex()).isEqualTo(nomad.getAllocationsApi().info(stub.getId()).getValue().getCreateIndex());
+        assertThat(nomad.getJobsApi().info(id).getValue().getUnmappedProperties()).containsEntry("NodePool", "default");
+
+        JobScaleStatusResponse status = nomad.getJobsApi().scaleStatus(id).getValue();
+        assertThat(status.getJobId()).isEqualTo(id);
+        assertThat(status.getTaskGroups().get("web").getDesired()).isEqualTo(1);
+        assertThat(status.getTaskGroups().get("web").getRunning()).isEqualTo(1);
+
+        JobRegisterResponse scaled = nomad.getJobsApi().scaleGroup(id, "web", 2, "from the sdk", null, null).getValue();
+        assertThat(scaled.getEvalId()).isNotEmpty();
+        assertThat(scaled.getJobModifyIndex()).isPositive();
+        await().atMost(Duration.ofSeconds(90)).until(() -> running(id).size() == 2);
+        assertThat(nomad.getJobsApi().info(id).getValue().getTaskGroups().get(0).getCount()).isEqualTo(2);
+        assertThat(nomad.getJobsApi().scaleStatus(id).getValue().getTaskGroups().get("web").getEvents().get(0).getMessage())
+                .isEqualTo("from the sdk");
+
+        assertThat(nomad.getJobsApi().deployments(id).getValue()).isEmpty();
+        assertThat(nomad.getJobsApi().latestDeployment(id).getValue()).isNull();
     }
 
     @Test

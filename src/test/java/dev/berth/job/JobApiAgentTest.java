@@ -169,7 +169,8 @@ class JobApiAgentTest {
         awaitRunning(120, ids -> ids.size() == 2 && ids.stream().noneMatch(before::contains));
         for (JsonNode a : get("/v1/job/" + jobId + "/allocations")) {
             if ("run".equals(a.path("DesiredStatus").asString())) {
-                assertThat(before).contains(a.path("PreviousAllocation").asString());
+                // an AllocListStub has no PreviousAllocation: the whole allocation has
+                assertThat(before).contains(get("/v1/allocation/" + a.path("ID").asString()).path("PreviousAllocation").asString());
             }
         }
         assertThat(get("/v1/job/" + jobId + "/versions").path("Versions").findValuesAsString("Version")).isNotEmpty();
