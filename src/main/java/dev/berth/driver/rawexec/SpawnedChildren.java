@@ -10,13 +10,13 @@ import java.util.function.IntConsumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import com.sun.jna.Library;
 import com.sun.jna.Memory;
 import com.sun.jna.Native;
 import com.sun.jna.Pointer;
 import com.sun.jna.StringArray;
 import com.sun.jna.ptr.IntByReference;
 
+import dev.berth.host.LibC;
 import dev.berth.host.LinuxEpoll;
 import dev.berth.host.ProcStat;
 
@@ -52,40 +52,6 @@ final class SpawnedChildren implements AutoCloseable {
     private static final long SYS_PIDFD_OPEN = 434; // the same number on x86-64 and AArch64
     private static final long WAKE_TOKEN = 0;
 
-    interface LibC extends Library {
-        int posix_spawn(IntByReference pid, String path, Pointer fileActions, Pointer attr, StringArray argv, StringArray envp);
-
-        int posix_spawn_file_actions_init(Pointer actions);
-
-        int posix_spawn_file_actions_destroy(Pointer actions);
-
-        int posix_spawn_file_actions_addopen(Pointer actions, int fd, String path, int flags, int mode);
-
-        int posix_spawn_file_actions_addchdir_np(Pointer actions, String path);
-
-        int posix_spawn_file_actions_addclosefrom_np(Pointer actions, int from);
-
-        int posix_spawnattr_init(Pointer attr);
-
-        int posix_spawnattr_destroy(Pointer attr);
-
-        int posix_spawnattr_setflags(Pointer attr, short flags);
-
-        int posix_spawnattr_setsigmask(Pointer attr, Pointer mask);
-
-        int sigemptyset(Pointer set);
-
-        int sigfillset(Pointer set);
-
-        int posix_spawnattr_setsigdefault(Pointer attr, Pointer set);
-
-        long syscall(long number, long a, long b);
-
-        int waitpid(int pid, IntByReference status, int options);
-
-        int close(int fd);
-    }
-
     /**
      * A process being watched: its pidfd and what to call with its wait status; {@code reap} false for a process this
      * JVM did not start (nothing to wait for: the status goes to its own parent), which is called with -1.
@@ -116,7 +82,7 @@ final class SpawnedChildren implements AutoCloseable {
             return null;
         }
         try {
-            LibC libc = Native.load("c", LibC.class);
+            LibC libc = LibC.get();
             // resolve the newest symbols now: a libc without them (glibc < 2.34, musl) must fall back, not fail a task
             com.sun.jna.NativeLibrary.getInstance("c").getFunction("posix_spawn_file_actions_addclosefrom_np");
             com.sun.jna.NativeLibrary.getInstance("c").getFunction("posix_spawn_file_actions_addchdir_np");
