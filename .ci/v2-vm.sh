@@ -35,6 +35,8 @@ need_packages() {
   local missing=()
   command -v qemu-system-x86_64 >/dev/null || missing+=(qemu-system-x86)
   command -v cpio >/dev/null || missing+=(cpio)
+  command -v jq >/dev/null || missing+=(jq)
+  command -v curl >/dev/null || missing+=(curl)
   if [ ${#missing[@]} -gt 0 ]; then
     echo "v2-vm: installing ${missing[*]}" >&2
     apt-get update -qq

@@ -76,17 +76,17 @@ start_agent() {
           >>"$log" 2>&1 &
         holder_pid=$!
         wait_for 30 "the container's namespaces" sh -c "[ \"\$(readlink /proc/$holder_pid/ns/cgroup)\" != \"\$(readlink /proc/self/ns/cgroup)\" ] && [ \"\$(readlink /proc/$holder_pid/exe)\" != \"\$(readlink -f /usr/bin/unshare)\" ]"
-        say "container cgroup $(cat /proc/$holder_pid/cgroup) (as the container sees itself: $(nsenter -t "$holder_pid" -C -m cat /proc/self/cgroup))"
+        say "container cgroup $(cat /proc/$holder_pid/cgroup); its cgroup2 mount as it sees it: $(grep cgroup2 /proc/$holder_pid/mountinfo | cut -d' ' -f4,5)"
       fi
       # Into the container as its supervisor would start the agent (or `docker exec`): in the cgroup its other
       # processes are in now (the first agent moves them into a leaf), then its namespaces.
       local joined="$cg$(sed -n 's/^0:://p' /proc/$holder_pid/cgroup)"
-      sh -c 'echo $$ > "$1/cgroup.procs" && shift && exec nsenter -t "$1" -C -m "$@"' join "$joined" "$holder_pid" "${agent_cmd[@]}" \
+      sh -c 'echo $$ > "$1/cgroup.procs" && t=$2 && shift 2 && exec nsenter -t "$t" -C -m "$@"' join "$joined" "$holder_pid" "${agent_cmd[@]}" \
         >>"$log" 2>&1 &
       agent_pid=$! ;;
   esac
   local started=$(date +%s)
-  wait_for 900 "the agent to be healthy" get /v1/agent/health || return 1
+  wait_for 900 "the agent to be healthy" sh -c "kill -0 $agent_pid && curl -sf $api/v1/agent/health" || return 1
   say "agent pid $agent_pid healthy after $(( $(date +%s) - started )) s, in $(cat /proc/$agent_pid/cgroup)"
 }
 

@@ -235,18 +235,34 @@ public class CgroupManager {
      * The directories of a cgroup Berth does not own (a docker container's, e.g. {@code docker/<id>}), keyed like
      * {@link TaskCgroup#dirs()}, for <em>reading</em> only: Berth never writes limits to it, kills or removes it.
      *
-     * @param name path relative to each hierarchy root (a leading {@code /} is ignored)
-     * @return empty when no cgroups are mounted, the name is blank or climbs out ({@code ..}), or the cgroup is gone
+     * @param name the path {@code /proc/<pid>/cgroup} shows: relative to each v1 hierarchy root, or on v2 to the agent's
+     *             cgroup namespace root (a leading {@code /} is ignored)
+     * @return empty when no cgroups are mounted, the name is blank or climbs out of the mount, or the cgroup is gone
      */
     public Optional<Map<String, Path>> foreignDirs(String name) {
         if (name == null || version() == CgroupVersion.NONE) {
             return Optional.empty();
         }
         String relative = name.startsWith("/") ? name.substring(1) : name;
-        if (relative.isBlank() || java.util.Arrays.asList(relative.split("/")).contains("..")) {
+        if (relative.isBlank()) {
             return Optional.empty();
         }
-        Map<String, Path> dirs = handle(mounts.v2Root(), relative).dirs();
+        Map<String, Path> dirs;
+        if (version() == CgroupVersion.V2) {
+            // A path from /proc/<pid>/cgroup is relative to the agent's cgroup namespace root, and starts with ".."
+            // steps for a cgroup outside that namespace (a container next to the agent's, seen through the host tree).
+            Path base = v2Base != null ? v2Base : mounts.v2Root();
+            Path dir = base.resolve(relative).normalize();
+            if (!dir.startsWith(mounts.v2Root())) {
+                return Optional.empty();
+            }
+            dirs = Map.of(TaskCgroup.UNIFIED, dir);
+        } else {
+            if (java.util.Arrays.asList(relative.split("/")).contains("..")) {
+                return Optional.empty();
+            }
+            dirs = handle(mounts.v2Root(), relative).dirs();
+        }
         return !dirs.isEmpty() && Files.isDirectory(dirs.values().iterator().next()) ? Optional.of(dirs) : Optional.empty();
     }
 
