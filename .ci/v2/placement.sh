@@ -81,12 +81,17 @@ start_agent() {
       # Into the container as its supervisor would start the agent (or `docker exec`): in the cgroup its other
       # processes are in now (the first agent moves them into a leaf), then its namespaces.
       local joined="$cg$(sed -n 's/^0:://p' /proc/$holder_pid/cgroup)"
-      sh -c 'echo $$ > "$1/cgroup.procs" && t=$2 && shift 2 && exec nsenter -t "$t" -C -m "$@"' join "$joined" "$holder_pid" "${agent_cmd[@]}" \
+      sh -c 'echo $$ > "$1/cgroup.procs" && t=$2 && shift 2 && exec nsenter -t "$t" -C -m --wd="$PWD" "$@"' join "$joined" "$holder_pid" "${agent_cmd[@]}" \
         >>"$log" 2>&1 &
       agent_pid=$! ;;
   esac
   local started=$(date +%s)
-  wait_for 900 "the agent to be healthy" sh -c "kill -0 $agent_pid && curl -sf $api/v1/agent/health" || return 1
+  local deadline=$(( started + 900 ))
+  until get /v1/agent/health >/dev/null; do
+    if ! kill -0 "$agent_pid" 2>/dev/null; then fail "the agent exited before it was healthy"; return 1; fi
+    if [ "$(date +%s)" -ge "$deadline" ]; then fail "the agent was not healthy within 900 s"; return 1; fi
+    sleep 2
+  done
   say "agent pid $agent_pid healthy after $(( $(date +%s) - started )) s, in $(cat /proc/$agent_pid/cgroup)"
 }
 

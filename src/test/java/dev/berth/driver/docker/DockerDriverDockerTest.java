@@ -106,8 +106,10 @@ class DockerDriverDockerTest {
         assertThat(container.getHostConfig().getNetworkMode()).isEqualTo("none");
         assertThat(container.getHostConfig().getMemory()).isEqualTo(64L * 1024 * 1024);
         assertThat(container.getHostConfig().getCpuShares()).isEqualTo(300);
-        assertThat(handle.driverState()).containsEntry("cgroup", "docker/" + handle.driverState().get("container_id"))
-                .containsEntry("cgroup_version", "1");
+        // the container's cgroup as its init's /proc/<pid>/cgroup names it: docker/<id> with the cgroupfs driver,
+        // system.slice/docker-<id>.scope with systemd's; in this host's cgroup version
+        assertThat(handle.driverState().get("cgroup")).contains(handle.driverState().get("container_id"));
+        assertThat(handle.driverState()).containsEntry("cgroup_version", dev.berth.host.cgroup.HostCgroups.versionNumber());
 
         driver.destroy(handle, false);
         assertThatThrownBy(() -> inspect(handle)).isInstanceOf(NotFoundException.class);

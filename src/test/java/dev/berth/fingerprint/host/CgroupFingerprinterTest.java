@@ -53,8 +53,7 @@ class CgroupFingerprinterTest {
 
         FingerprintResult result = new CgroupFingerprinter().fingerprint(new FingerprintRequest(TestNodes.initial()));
 
+        assertThat(expected).as("this host mounts cgroup v1 or v2").isNotNull();
         assertThat(result.attributes().get("os.cgroups.version")).isEqualTo(expected);
-        // The build machine is cgroup v1.
-        assertThat(expected).isEqualTo("1");
     }
 }

@@ -95,6 +95,29 @@ public final class HostCgroups {
         return Files.readString(Path.of("/proc", Long.toString(pid), "cgroup")).contains(membershipLine(name));
     }
 
+    /** What a cgroup-backed sample's memory {@code Measured} lists on this host (docs/stats.md). */
+    public static String memoryMeasuredJson() {
+        return version() == CgroupVersion.V2
+                ? "[\"RSS\",\"Cache\",\"Swap\",\"Usage\",\"Max Usage\"]"
+                : "[\"RSS\",\"Cache\",\"Swap\",\"Mapped File\",\"Usage\",\"Max Usage\",\"Kernel Usage\",\"Kernel Max Usage\"]";
+    }
+
+    /** The memory cgroup directory of process {@code pid} (a container's init), from its {@code /proc/<pid>/cgroup}. */
+    public static Path memoryCgroupOf(long pid) throws IOException {
+        CgroupMounts mounts = mounts();
+        for (String line : Files.readAllLines(Path.of("/proc", Long.toString(pid), "cgroup"))) {
+            String[] parts = line.split(":", 3);
+            String path = parts[2].replaceFirst("^/+", "");
+            if (mounts.version() == CgroupVersion.V2 && parts[0].equals("0")) {
+                return mounts.v2Root().resolve(path);
+            }
+            if (mounts.version() == CgroupVersion.V1 && java.util.Arrays.asList(parts[1].split(",")).contains("memory")) {
+                return mounts.v1().get("memory").resolve(path);
+            }
+        }
+        throw new IllegalStateException("no memory cgroup line for pid " + pid);
+    }
+
     /** Removes a node's (empty) parent directory in every hierarchy. */
     public static void removeParent(NodeIdentity node) throws IOException {
         CgroupMounts mounts = mounts();
