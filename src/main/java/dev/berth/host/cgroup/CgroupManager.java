@@ -77,6 +77,15 @@ public class CgroupManager {
         return parent;
     }
 
+    /** The mount point of the hierarchy task cgroups are made in (v2's, or v1's memory hierarchy); null without cgroups. */
+    public Path mountPoint() {
+        return switch (version()) {
+            case V2 -> mounts.v2Root();
+            case V1 -> mounts.v1().get("memory");
+            case NONE -> null;
+        };
+    }
+
     /**
      * The directory the node's parent is made in: v2, the agent's cgroup namespace root (the mount point on a host);
      * v1, the memory hierarchy's mount point. Null without cgroups.
