@@ -11,7 +11,7 @@ import dev.berth.alloc.spec.TaskSpec;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** The lifecycle FSM (§5.11) without runners: which gate is open in which stage, restart(), added and removed tasks. */
+/** The lifecycle FSM without runners: which gate is open in which stage, restart(), added and removed tasks. */
 class TaskCoordinatorTest {
 
     static TaskSpec task(String name, String hook, boolean sidecar) {
@@ -93,14 +93,14 @@ class TaskCoordinatorTest {
     }
 
     @Test
-    void anExcusedTaskIsNotWaitedForByRestart() {
+    void aTaskNotRestartingIsNotWaitedForByRestart() {
         TaskCoordinator c = new TaskCoordinator(List.of(init, main));
         c.taskStateChanged("init", state(TaskState.DEAD));
         c.taskStateChanged("main", state(TaskState.RUNNING));
         c.restart();
         c.taskStateChanged("init", state(TaskState.PENDING));
         assertThat(c.stage()).isEqualTo(TaskCoordinator.Stage.INIT);
-        c.excuse("main");
+        c.taskNotRestarting("main");
         assertThat(c.stage()).isEqualTo(TaskCoordinator.Stage.PRESTART);
     }
 
