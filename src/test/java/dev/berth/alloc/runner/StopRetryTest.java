@@ -21,7 +21,7 @@ import static dev.berth.alloc.runner.RunnerHarness.types;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-/** §5.4: a failing driver stop is retried with backoff min(5s·4^i, 2m), exactly as the injected sleeper records it. */
+/** A failing driver stop is retried with backoff min(5s·4^i, 2m), exactly as the injected sleeper records it. */
 class StopRetryTest {
 
     @TempDir
