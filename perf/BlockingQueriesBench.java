@@ -16,7 +16,7 @@ import java.util.regex.Pattern;
  * on one running allocation (each query on its own connection), then one change (a signal) that must wake them all.
  * Prints the agent's live threads (/proc/PID/status) and used heap (/actuator/metrics) before and while the queries
  * wait, and the wake-up latency (p50/p99/max) once the change is published.
- * Run: java perf/BlockingQueriesBench.java BASE_URL AGENT_PID ALLOC_ID [N=2000]   (see docs/benchmarks-blocking.md)
+ * Run: java perf/BlockingQueriesBench.java BASE_URL AGENT_PID ALLOC_ID [N=2000]   (see docs/benchmarks/streams.md)
  */
 public class BlockingQueriesBench {
 

@@ -20,7 +20,7 @@ import dev.berth.events.Topic;
  * reading) follow a change feed while one writer publishes CHANGES allocation changes as fast as it can. Reports the
  * publish rate, the time until every live subscriber has every change, the stuck subscriber's fate and the JVM's
  * platform threads (subscribers run on virtual threads, as the endpoint's request threads do). Run: see
- * docs/benchmarks-events.md.
+ * docs/benchmarks/streams.md.
  */
 public class EventStreamBench {
 

@@ -14,7 +14,7 @@ import org.springframework.core.env.StandardEnvironment;
  * {@code Flyway.migrate()} (scan, checksums, validation: what Spring Boot's auto-configuration did); {@code look} times
  * {@code state.SchemaLook} (the bundled script names listed, then one query of the schema history; no Flyway class is
  * touched): the listing (cold, and once more warm) and the query are printed apart. The pool's first connection (H2 opening its file) is timed
- * apart: it costs the same either way. Run in a fresh JVM per sample: see docs/benchmarks-flyway.md and
+ * apart: it costs the same either way. Run in a fresh JVM per sample: see docs/benchmarks/state-store.md and
  * perf/flyway-skip.sh.
  */
 public class FlywaySkipBench {

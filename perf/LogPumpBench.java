@@ -23,7 +23,7 @@ import dev.berth.driver.rawexec.TaskOutputs;
  * each); measures wall time until every task has exited with all bytes on disk and the agent JVM's CPU time, (a) appended
  * straight to files by the kernel, (b) through the FIFOs, the in-process pump (whichever {@code TaskLogPump.start} picks:
  * epoll on Linux) and the rotating writers (10 × 10 MB each). Deletes its temp dir at the end.
- * Run: see docs/benchmarks-logpump.md.
+ * Run: see docs/benchmarks/allocations.md.
  */
 public class LogPumpBench {
 

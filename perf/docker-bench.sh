@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Docker driver measurements against the local engine (.ci/docker-setup.sh): start latency and stats cost.
 #   perf/docker-bench.sh [starts=20] [containers=10]
-# Results and the machine they came from: docs/benchmarks-docker.md.
+# Results and the machine they came from: docs/benchmarks/docker.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 .ci/docker-setup.sh >/dev/null

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Docker crash-reconciliation cost and the bounded-call overhead, against the local engine (.ci/docker-setup.sh).
 #   perf/docker-reconcile-bench.sh [orphans=50] [calls=1000]
-# Results and the machine they came from: docs/benchmarks-dockerlive.md.
+# Results and the machine they came from: docs/benchmarks/docker.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 .ci/docker-setup.sh >/dev/null

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# What Flyway costs a start, for two launchers side by side (docs/benchmarks-footprint.md, "Run 5"):
+# What Flyway costs a start, for two launchers side by side (docs/benchmarks/footprint.md):
 #   classes   classes loaded by healthy (+2 s) without the AOT cache (-Xlog:class+load), on a new data dir and on a
 #             restart on it: all, org.flywaydb.*, org.springframework.boot.flyway.*; then the same restart with the
 #             AOT cache as shipped (classes the JVM loaded from the cache)

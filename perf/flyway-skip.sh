@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # perf/flyway-skip.sh [ROUNDS]: the start-up schema step on an up-to-date state database, Flyway built and migrate()d vs
 # state.SchemaLook (no Flyway), alternating, each sample a fresh JVM with the agent's JVM options (no AOT cache).
-# Needs `./mvnw -Paot package` (target/berth/). Results: docs/benchmarks-flyway.md.
+# Needs `./mvnw -Paot package` (target/berth/). Results: docs/benchmarks/state-store.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROUNDS=${1:-10}

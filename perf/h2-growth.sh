@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# How the H2 state file and H2's in-heap chunk bookkeeping grow under allocation churn (docs/benchmarks-footprint.md,
-# run 3): six rounds of 150 raw_exec allocations created, then destroyed; after each round the size of
+# How the H2 state file and H2's in-heap chunk bookkeeping grow under allocation churn (docs/benchmarks/state-store.md):
+# six rounds of 150 raw_exec allocations created, then destroyed; after each round the size of
 # <data-dir>/state/berth.mv.db, the number of H2 chunk objects in the heap (org.h2.mvstore.SFChunk, class histogram)
 # and the tenured generation's line; finally the file's size once the agent closed the database.
 # Usage: perf/h2-growth.sh   (needs a build: ./mvnw -Paot package -DskipTests; root, for raw_exec cgroups)

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Idle CPU per thread of agents started as shipped, alternated (docs/benchmarks-footprint.md, "Run 10 — idle"):
+# Idle CPU per thread of agents started as shipped, alternated (docs/benchmarks/footprint.md):
 # for each launcher in turn, ROUNDS times: start on a new data dir until healthy, stop, start again on it (a restart),
 # wait SETTLE s, then read every thread's on-CPU time (/proc/<pid>/task/*/schedstat, ns) twice, WIN s apart; prints the
 # share of one core per thread name (digits folded), the total, the idle RSS and the load average; stops the agent.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Where a start on a new data dir spends its time, for launchers side by side (docs/benchmarks-footprint.md, "Run 10").
+# Where a start on a new data dir spends its time, for launchers side by side (docs/benchmarks/footprint.md).
 # Each round starts every launcher once, in the order given, on a new data dir at INFO, until healthy; per start:
 #   healthy          seconds from exec to a healthy /v1/agent/health, and the agent's CPU seconds by then
 #   exec->Starting   ms to the "Starting Application" line (JVM, AOT cache, Boot's environment and logging)

@@ -1,7 +1,6 @@
 #!/usr/bin/env bash
-# Time to a healthy /v1/agent/health for two launchers, alternated, each on a new data dir (what docs/benchmarks-footprint.md
-# run 4 calls "alternated pairs of starts"). Health is polled every 10 ms from one process; CPU seconds and RSS at that
-# moment and the 1-minute load average are printed beside each start.
+# Time to a healthy /v1/agent/health for two launchers, alternated, each on a new data dir (docs/benchmarks/startup.md).
+# Health is polled every 10 ms from one process; CPU seconds and RSS at that moment and the 1-minute load average are printed beside each start.
 #
 # Usage: perf/start-ab.sh LAUNCHER_A LAUNCHER_B [PAIRS]     e.g. perf/start-ab.sh /tmp/base/bin/berth bin/berth 5
 set -euo pipefail
