@@ -66,8 +66,8 @@ class StopRetryTest {
 
     @Test
     void backoffIsCappedAtTwoMinutes() {
-        assertThat(dev.berth.alloc.task.TaskRunnerBackoff.of(0)).isEqualTo(Duration.ofSeconds(5));
-        assertThat(dev.berth.alloc.task.TaskRunnerBackoff.of(3)).isEqualTo(Duration.ofMinutes(2));
-        assertThat(dev.berth.alloc.task.TaskRunnerBackoff.of(4)).isEqualTo(Duration.ofMinutes(2));
+        assertThat(dev.berth.alloc.task.TaskStopperBackoff.of(0)).isEqualTo(Duration.ofSeconds(5));
+        assertThat(dev.berth.alloc.task.TaskStopperBackoff.of(3)).isEqualTo(Duration.ofMinutes(2));
+        assertThat(dev.berth.alloc.task.TaskStopperBackoff.of(4)).isEqualTo(Duration.ofMinutes(2));
     }
 }

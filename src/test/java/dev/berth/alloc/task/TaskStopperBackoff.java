@@ -2,13 +2,13 @@ package dev.berth.alloc.task;
 
 import java.time.Duration;
 
-/** Test access to the runner's stop backoff. */
-public final class TaskRunnerBackoff {
+/** Test access, from other packages, to the stop backoff of {@link TaskStopper}. */
+public final class TaskStopperBackoff {
 
-    private TaskRunnerBackoff() {
+    private TaskStopperBackoff() {
     }
 
     public static Duration of(int attempt) {
-        return TaskRunner.stopBackoff(attempt);
+        return TaskStopper.backoff(attempt);
     }
 }
