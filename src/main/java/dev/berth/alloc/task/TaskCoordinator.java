@@ -40,10 +40,6 @@ public final class TaskCoordinator {
     private final Set<String> notRestarting = new HashSet<>(); // init does not wait for these
     private Stage stage;
 
-    public TaskCoordinator(List<TaskSpec> taskSpecs) {
-        this(taskSpecs, false);
-    }
-
     /** With {@code restoring}, starts at {@code prestart} (Nomad's Restore): restored tasks may already run. */
     public TaskCoordinator(List<TaskSpec> taskSpecs, boolean restoring) {
         for (TaskSpec t : taskSpecs) {

@@ -32,7 +32,7 @@ class TaskCoordinatorTest {
 
     @Test
     void walksThroughTheStagesInOrder() {
-        TaskCoordinator c = new TaskCoordinator(List.of(init, proxy, main, post, stop));
+        TaskCoordinator c = new TaskCoordinator(List.of(init, proxy, main, post, stop), false);
         assertThat(c.stage()).isEqualTo(TaskCoordinator.Stage.PRESTART);
         assertThat(c.allowed(init)).isTrue();
         assertThat(c.allowed(main)).isFalse();
@@ -66,14 +66,14 @@ class TaskCoordinatorTest {
 
     @Test
     void aFailedPrestartTaskKeepsTheMainGateClosed() {
-        TaskCoordinator c = new TaskCoordinator(List.of(init, main));
+        TaskCoordinator c = new TaskCoordinator(List.of(init, main), false);
         c.taskStateChanged("init", state(TaskState.DEAD).withFailed());
         assertThat(c.allowed(main)).isFalse();
     }
 
     @Test
     void restartWaitsUntilEveryTaskIsPendingThenRunsPrestartFirst() {
-        TaskCoordinator c = new TaskCoordinator(List.of(init, main));
+        TaskCoordinator c = new TaskCoordinator(List.of(init, main), false);
         c.taskStateChanged("init", state(TaskState.DEAD));
         c.taskStateChanged("main", state(TaskState.RUNNING));
         assertThat(c.stage()).isEqualTo(TaskCoordinator.Stage.WAIT_ALLOC);
@@ -94,7 +94,7 @@ class TaskCoordinatorTest {
 
     @Test
     void aTaskNotRestartingIsNotWaitedForByRestart() {
-        TaskCoordinator c = new TaskCoordinator(List.of(init, main));
+        TaskCoordinator c = new TaskCoordinator(List.of(init, main), false);
         c.taskStateChanged("init", state(TaskState.DEAD));
         c.taskStateChanged("main", state(TaskState.RUNNING));
         c.restart();
@@ -106,7 +106,7 @@ class TaskCoordinatorTest {
 
     @Test
     void addedAndRemovedTasks() {
-        TaskCoordinator c = new TaskCoordinator(List.of(main));
+        TaskCoordinator c = new TaskCoordinator(List.of(main), false);
         c.taskStateChanged("main", state(TaskState.RUNNING));
         // a prestart task added to a running alloc may start at once; a poststop one waits for the end
         TaskSpec setup = task("setup", "prestart", false);
