@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
@@ -26,7 +27,30 @@ import static org.assertj.core.api.Assertions.assertThat;
 class ArchitectureTest {
 
     private static final Path MAIN_SOURCES = Path.of("src/main/java");
-    private static final int MAX_CLASS_LINES = 400;
+    private static final int MAX_CLASS_LINES = 350;
+    /** Above this no file goes, justified or not. */
+    private static final int HARD_MAX_CLASS_LINES = 400;
+    /**
+     * The files allowed between {@value #MAX_CLASS_LINES} and {@value #HARD_MAX_CLASS_LINES} lines, each with its reason.
+     * Not a waiting list: an entry whose file shrinks below the limit must go.
+     */
+    private static final Map<String, String> OVER_350_JUSTIFIED = Map.of(
+            "dev/berth/alloc/AllocManager.java",
+            "the one entry point for submit, update, stop, restart, signal and destroy: they share the registry's locking",
+            "dev/berth/alloc/runner/AllocRunner.java",
+            "the alloc's run loop and the kill/destroy/shutdown/update entry points that post to its one inbox",
+            "dev/berth/alloc/task/TaskRunner.java",
+            "one task's run loop (gate, prestart, start, exit wait, restart) and its lifecycle calls on one state",
+            "dev/berth/driver/docker/DockerDriver.java",
+            "the whole TaskDriver contract for docker; each phase is one engine call sequence",
+            "dev/berth/driver/rawexec/RawExecDriver.java",
+            "the whole TaskDriver contract for raw_exec (start, recover, wait, stop, destroy, signal, exec)",
+            "dev/berth/driver/rawexec/SpawnedChildren.java",
+            "posix_spawn and the one epoll exit loop over every child's pidfd share their native state",
+            "dev/berth/job/LocalScheduler.java",
+            "the scheduling loop carries out a JobPlan: placement, reschedule and stop of one job in one pass",
+            "dev/berth/stats/TaskStatsCollector.java",
+            "registry, tick and snapshot publication share one copy-on-write state that readers never lock");
 
     private static JavaClasses classes;
 
@@ -203,14 +227,27 @@ class ArchitectureTest {
     }
 
     @Test
-    void noClassIsOver400Lines() throws IOException {
+    void noClassIsOver350LinesWithoutAReason() throws IOException {
         try (Stream<Path> files = Files.walk(MAIN_SOURCES)) {
-            List<String> tooLong = files.filter(f -> f.toString().endsWith(".java"))
+            List<Path> sources = files.filter(f -> f.toString().endsWith(".java")).toList();
+            List<String> tooLong = sources.stream()
                     .filter(f -> lines(f).size() > MAX_CLASS_LINES)
-                    .map(f -> MAIN_SOURCES.relativize(f) + " (" + lines(f).size() + " lines)")
+                    .filter(f -> lines(f).size() > HARD_MAX_CLASS_LINES || !OVER_350_JUSTIFIED.containsKey(key(f)))
+                    .map(f -> key(f) + " (" + lines(f).size() + " lines)")
                     .toList();
-            assertThat(tooLong).as("source files over %d lines", MAX_CLASS_LINES).isEmpty();
+            assertThat(tooLong).as("source files over %d lines without a reason in OVER_350_JUSTIFIED, or over %d",
+                    MAX_CLASS_LINES, HARD_MAX_CLASS_LINES).isEmpty();
+            List<String> stale = OVER_350_JUSTIFIED.keySet().stream()
+                    .filter(k -> sources.stream().noneMatch(f -> key(f).equals(k) && lines(f).size() > MAX_CLASS_LINES))
+                    .sorted()
+                    .toList();
+            assertThat(stale).as("OVER_350_JUSTIFIED entries whose file is gone or no longer over %d lines",
+                    MAX_CLASS_LINES).isEmpty();
         }
+    }
+
+    private static String key(Path source) {
+        return MAIN_SOURCES.relativize(source).toString().replace('\\', '/');
     }
 
     /** A comment states the reason, not where it came from (an issue number, a seed, a branch). */

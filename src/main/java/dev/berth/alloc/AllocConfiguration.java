@@ -19,14 +19,12 @@ import dev.berth.alloc.fs.AllocDir;
 import dev.berth.alloc.fs.SecretsTmpfs;
 import dev.berth.alloc.restore.AllocRestorer;
 import dev.berth.alloc.restore.Reconciler;
-import dev.berth.alloc.restore.RestoredCounters;
 import dev.berth.alloc.runner.AllocHooks;
 import dev.berth.alloc.runner.AllocRunnerContext;
 import dev.berth.alloc.runner.AllocRunners;
 import dev.berth.alloc.store.AllocStateStore;
 import dev.berth.alloc.task.Interpolator;
 import dev.berth.alloc.task.RestartTracker;
-import dev.berth.alloc.task.RestartTracking;
 import dev.berth.config.Sleeper;
 import dev.berth.alloc.task.TaskEnvironment;
 import dev.berth.alloc.task.TaskHooks;
@@ -104,9 +102,9 @@ class AllocConfiguration {
         Path allocsRoot = props.allocDir().toAbsolutePath();
         String dc = props.datacenter();
         Map<String, String> env = System.getenv();
-        AllocRunnerContext.TrackerFactory trackers = (alloc, task, restored) -> RestartTracking.of(RestoredCounters.apply(
-                new RestartTracker(task.restartPolicy().toPolicy(), alloc.job().type(), task.hook(), task.sidecar(), clock, random),
-                restored));
+        AllocRunnerContext.TrackerFactory trackers = (alloc, task, restored) -> new RestartTracker(
+                task.restartPolicy().toPolicy(), alloc.job().type(), task.hook(), task.sidecar(), clock, random)
+                .continueFrom(restored);
         return new AllocRunnerContext(allocsRoot, store, name -> drivers.driver(name).orElseThrow(), allocHooks,
                 taskHooks.orderedStream().toList(), clock, Sleeper.system(), props.client().maxKillTimeout(), trackers,
                 hc -> TaskEnvironment.interpolator(hc.alloc(), hc.group(), hc.task(), new AllocDir(allocsRoot, hc.alloc().id()),

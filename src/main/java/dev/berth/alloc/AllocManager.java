@@ -237,7 +237,10 @@ public class AllocManager {
         return runners.find(id).orElseThrow(() -> new UnknownAllocException(id));
     }
 
-    /** §2 restart semantics: one task, all tasks, or the running ones. Blocks until the old processes exited. */
+    /**
+     * Restarts one named task (an error if it is not running), all tasks ({@code allTasks}: dead ones too while their run
+     * is not over), or else every running task, skipping the others. Blocks until the old processes exited.
+     */
     public void restart(String id, String taskName, boolean allTasks) throws UnknownAllocException, UnknownTaskException,
             InvalidLifecycleRequestException, AllocStateException, InterruptedException {
         AllocRunner r = runner(id);
@@ -272,7 +275,7 @@ public class AllocManager {
                     try {
                         tr.restart(reason, false);
                     } catch (TaskRunner.TaskNotRunningException e) {
-                        // §2: tasks that are not running are skipped
+                        // a restart of the running tasks skips the others
                     }
                     return null;
                 });
@@ -280,7 +283,7 @@ public class AllocManager {
         }
     }
 
-    /** §2 signal semantics: one task, or every running task when {@code task} is empty. */
+    /** Signals one task, or every running task when {@code task} is empty. */
     public void signal(String id, String task, String signal) throws UnknownAllocException, UnknownTaskException,
             AllocStateException, InvalidLifecycleRequestException {
         AllocRunner r = runner(id);

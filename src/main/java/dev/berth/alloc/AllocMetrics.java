@@ -23,8 +23,8 @@ import dev.berth.config.MetricsNaming;
 
 /**
  * Every alloc meter, registered through the shared {@link BerthMetrics} helper so both naming modes work: Prometheus
- * conventions ({@code berth_client_allocations{status}}, base units) or Nomad's names (§3.3:
- * {@code nomad_client_allocations_running}, MB/MHz, node labels). Labels are bounded (no alloc IDs).
+ * conventions ({@code berth_client_allocations{status}}, base units) or Nomad's names
+ * ({@code nomad_client_allocations_running}, MB/MHz, node labels). Labels are bounded (no alloc IDs).
  */
 public final class AllocMetrics {
 

@@ -9,7 +9,7 @@ import dev.berth.alloc.gc.AllocGarbageCollector;
 import dev.berth.alloc.gc.NotEligibleForGcException;
 
 /**
- * Forced garbage collection (§2): {@code /v1/client/allocation/:id/gc} destroys one terminal alloc, {@code /v1/client/gc}
+ * Forced garbage collection: {@code /v1/client/allocation/:id/gc} destroys one terminal alloc, {@code /v1/client/gc}
  * every terminal alloc. Both answer once the destroys finished; the body is empty. Nomad accepts any method; Berth takes
  * any method too (the SDK sends GET); the ACL filter asks write scope for these paths whatever the method, because a GC
  * destroys data.

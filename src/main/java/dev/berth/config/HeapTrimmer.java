@@ -23,15 +23,15 @@ import org.springframework.stereotype.Component;
  * start-up's garbage was shed, the first {@value #START_LOOKS} times after {@link #START_PERIOD}) it takes a look
  * ({@link Policy}) and asks for one full GC when either
  * <ul>
- *   <li>the committed heap grew by half (and 16 MiB) since the last trim: a busy phase (1,000 tasks sampled every
+ *   <li>the committed heap grew by half (and 16 MiB) since the last trim: a busy phase (many tasks sampled every
  *       second never leave a quiet minute) fills the old generation with garbage promoted early; or</li>
  *   <li>the agent went quiet (no collection during the last period) after a busy period since the last trim (one with
  *       at least {@value #BUSY_COLLECTIONS} collections): after start-up, and after allocations are placed or
  *       destroyed, it returns what they used; also when a {@link QuietRelease} has much to give back
  *       ({@link QuietRelease#pending()}: H2's chunks after allocations were destroyed in fewer collections). Once per
- *       quiet phase. An agent that is merely running its tasks (a
- *       young collection every half minute or so at 1,000 tasks) is not busy: a full collection, the page-cache
- *       release and H2's compaction there cost 0.15–0.5 s of CPU each and gave back ~3 MB.</li>
+ *       quiet phase. An agent that is merely running its tasks (a young collection now and then) is not busy: there
+ *       a full collection, the page-cache release and H2's compaction would cost more CPU than the little heap they
+ *       give back.</li>
  * </ul>
  * Before a quiet trim it asks every {@link QuietRelease} to drop what it only keeps to go faster (H2's page cache):
  * a cache full of a busy phase's pages would otherwise stay on the heap for good. Off with
@@ -185,8 +185,8 @@ public class HeapTrimmer implements SmartLifecycle {
          * How long until the next look: {@link #START_PERIOD} for the first {@value #START_LOOKS} looks while the
          * start-up's garbage waits for its first trim, {@link #FIRST_PERIOD} while a busy period waits for its quiet
          * look (so the busy phase's heap goes back soon after it ends), {@link #PERIOD} otherwise. A busy look needs
-         * {@value #BUSY_COLLECTIONS} collections within one {@link #PERIOD}, as before: the short looks only come after
-         * one.
+         * {@value #BUSY_COLLECTIONS} collections within one {@link #PERIOD}, whatever the period of the look: the short
+         * looks only come after one.
          */
         Duration nextPeriod() {
             if (startLooks > 0) {

@@ -1,7 +1,8 @@
 package dev.berth.config;
 
 /**
- * Which labels {@link BerthMetrics} adds on its own, following Nomad's label sets (nomad-client.md §3.2).
+ * Which labels {@link BerthMetrics} adds on its own, following Nomad's label sets (task labels from
+ * {@code TaskRunner.initLabels}, node labels from {@code Client.setupStatsLabels}).
  * Prometheus mode adds none of them: the scrape target already identifies the node.
  */
 public enum MetricScope {

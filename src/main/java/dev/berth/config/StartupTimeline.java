@@ -15,7 +15,7 @@ import org.springframework.stereotype.Component;
 /**
  * With {@code -Dberth.startup-timeline=true} (set before the context starts, see {@code Application}), logs the
  * slowest start-up steps (bean instantiations, context phases) once the agent is ready: what runs before health, as
- * measured in docs/benchmarks-footprint.md. Off by default: recording costs memory and a little time.
+ * measured in docs/benchmarks/startup.md. Off by default: recording costs memory and a little time.
  */
 @Component
 public class StartupTimeline implements ApplicationListener<ApplicationReadyEvent> {

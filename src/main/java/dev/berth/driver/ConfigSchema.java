@@ -10,7 +10,7 @@ import java.util.Objects;
 import java.util.TreeSet;
 
 /**
- * A driver's task-config schema, checked strictly as Nomad's HCL decoder does (§8.3): unknown keys, missing
+ * A driver's task-config schema, checked strictly as Nomad's HCL decoder does: unknown keys, missing
  * required keys and wrong types are errors whose messages follow HCL's diagnostics and name the key. Values are
  * converted the way HCL's type system converts JSON: a number-like string is a number, {@code "true"}/{@code "false"}
  * is a bool, a number or bool is a string. Durations are Go duration strings ({@link GoDuration}).

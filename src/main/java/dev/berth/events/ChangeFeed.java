@@ -36,8 +36,8 @@ public class ChangeFeed implements SmartLifecycle {
 
     /**
      * How many recent changes the journal keeps by default ({@code berth.events.buffer-size}). Each held change keeps
-     * its object as it was (an allocation with its task states and events, ~1.6 KB of heap), and the journal stays full
-     * once the node is quiet again, so this is what a busy phase leaves on the heap. Nomad's server keeps 100
+     * its object as it was (an allocation with its task states and events), and the journal stays full once the node is
+     * quiet again, so this is what a busy phase leaves on the heap. Nomad's server keeps 100
      * ({@code event_buffer_size}); a stream or blocking query that falls behind the journal starts again from the
      * oldest change held.
      */

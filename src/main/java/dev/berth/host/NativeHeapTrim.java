@@ -10,10 +10,9 @@ import dev.berth.config.HeapTrimmer;
 
 /**
  * Gives the C heap's free pages back to the OS at the heap trimmer's quiet look ({@code malloc_trim(0)}), as the JVM
- * does by itself every 30 s ({@code -XX:TrimNativeHeapInterval} in {@code bin/jvm.options}). The start-up leaves ~6 MB
- * of freed C heap (compiler arenas, class loading) that otherwise stays in the agent's RSS until the JVM's next
- * periodic trim, ~30 s after start; the first quiet look comes ~10 s after the agent is ready. glibc only: elsewhere
- * (musl has no {@code malloc_trim}) this does nothing.
+ * does by itself every 30 s ({@code -XX:TrimNativeHeapInterval} in {@code bin/jvm.options}). The start-up leaves freed
+ * C heap (compiler arenas, class loading) that otherwise stays in the agent's RSS until the JVM's next periodic trim;
+ * the first quiet look comes sooner. glibc only: elsewhere (musl has no {@code malloc_trim}) this does nothing.
  */
 @Component
 @Order(Ordered.LOWEST_PRECEDENCE)

@@ -11,7 +11,7 @@ import com.sun.jna.LastErrorException;
 import com.sun.jna.NativeLong;
 
 /**
- * tmpfs mounts for a task's {@code secrets/} and {@code private/} directories (§5.9) through {@code mount(2)} and
+ * tmpfs mounts for a task's {@code secrets/} and {@code private/} directories through {@code mount(2)} and
  * {@code umount2(2)} ({@link LibC}), and the kernel's mount table ({@code /proc/self/mountinfo}), which makes mounting idempotent
  * (an agent restart must not stack a second tmpfs over the first) and tells what to unmount before a directory is removed.
  * Linux only. Stateless apart from remembering that the kernel refused {@code noswap} (Linux &lt; 6.4).

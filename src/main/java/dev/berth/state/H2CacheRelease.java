@@ -8,12 +8,12 @@ import org.springframework.stereotype.Component;
 import dev.berth.config.HeapTrimmer;
 
 /**
- * Empties H2's page cache when the agent is quiet ({@link HeapTrimmer}). The cache is bounded
- * ({@code CACHE_SIZE} in the data source URL) but stays full of the pages a busy phase read and wrote, most of them
- * old versions of rows long gone, for as long as the agent runs: after 1,000 allocations were created and destroyed
- * that was ~2 MB of a 30 MB idle heap. Setting the cache size again (to the value it has) is H2's own way to empty it
- * ({@code SET CACHE_SIZE}: the store takes the new bound and clears its cache); it fills again on use. Runs after
- * {@link H2StoreCompaction}, whose reads fill it.
+ * Empties H2's page cache when the agent is quiet ({@link HeapTrimmer}). The cache is bounded ({@code CACHE_SIZE} in
+ * the data source URL) but stays full of the pages a busy phase read and wrote, most of them old versions of rows long
+ * gone, for as long as the agent runs, a sizeable share of an idle agent's heap after many allocations were created and
+ * destroyed (figures in docs/benchmarks/footprint.md). Setting the cache size again (to the value it has) is H2's own
+ * way to empty it ({@code SET CACHE_SIZE}: the store takes the new bound and clears its cache); it fills again on use.
+ * Runs after {@link H2StoreCompaction}, whose reads fill it.
  */
 @Component
 @Order(Ordered.LOWEST_PRECEDENCE)

@@ -26,7 +26,7 @@ import dev.berth.config.Sleeper;
  * writer would do if it ran. With {@code WRITE_DELAY=0} (every commit written before it returns) H2 starts no
  * background writer, so nothing ever rewrites a chunk that still holds a few live pages: every commit writes a chunk,
  * and each chunk with one page still in use stays in the file and on the heap (its record, occupancy bits and table of
- * contents: ~2 MB after 1,000 allocations were created and destroyed, and a state file of a few hundred MB).
+ * contents), so heap and state file grow with every allocation ever created and destroyed.
  *
  * <p>{@link MVStore#compact(int, int)} copies the live pages of sparsely used chunks into new pages, then a commit
  * writes them as one chunk, as any other commit does: the data do not change, and the old chunks, no longer
@@ -51,8 +51,7 @@ class H2StoreCompaction implements HeapTrimmer.QuietRelease {
     /**
      * Live bytes rewritten per round (each round's commit writes them as one chunk). Small enough that the chunk fits
      * the 1 MiB write buffer H2 starts with: H2 pools its write buffers and keeps one grown for a bigger chunk (up to
-     * 4 MiB) for good, and one round of H2's {@code compactFile}'s 16 MiB after 1,000 allocations were destroyed
-     * wrote a 3 MB chunk, which then stayed on the heap (+2 MB over the idle agent's).
+     * 4 MiB) for good, so one big round (as H2's own {@code compactFile} does) would leave its buffer on the heap.
      */
     static final int BYTES_PER_ROUND = 512 << 10;
     /** Rounds at most per pass (32 MiB of live pages), each rewriting the sparsest chunks up to the bytes above. */

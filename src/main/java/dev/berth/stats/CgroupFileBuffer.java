@@ -22,8 +22,8 @@ final class CgroupFileBuffer {
     private ByteBuffer window;
     /**
      * Whether {@link #pread} reads through a direct buffer of its own: NIO copies a read into a heap buffer through a
-     * temporary direct one, which cost ~40 % more CPU per read of a small cgroup file than the read into a direct
-     * buffer (measured against {@code pread(2)} from C: 1,135 / 945 / 713 ns).
+     * temporary direct one, which costs more CPU per read of a small cgroup file than the read into a direct buffer
+     * (figures in docs/benchmarks/stats.md).
      */
     private final boolean direct;
     private ByteBuffer nativeWindow;

@@ -16,7 +16,8 @@ import static dev.berth.stats.TaskMemoryField.WORKING_SET;
 /**
  * cgroup v2 (unified): {@code memory.current}, {@code memory.peak} (kernel ≥ 5.19), {@code memory.stat} (anon → RSS,
  * file → Cache, inactive_file for the working set; there is no mapped_file and no kmem), {@code memory.swap.current}
- * reported as swap + usage like runc does for v1 compatibility (Nomad §9), and {@code cpu.stat} in microseconds.
+ * reported as swap + usage, as runc adds them so v2 matches v1's memory+swap {@code memsw}, and {@code cpu.stat} in
+ * microseconds.
  */
 final class CgroupV2StatsReader implements TaskStatsReader {
 

@@ -5,7 +5,7 @@ import java.util.List;
 
 /**
  * Per-core CPU percentages from cumulative tick counters, exactly as Nomad's {@code HostCpuStatsCalculator}
- * (nomad-client.md §1.3): deltas against the previous sample, {@code busy} = every mode but idle, NaN/Inf/negative
+ * ({@code client/hoststats}): deltas against the previous sample, {@code busy} = every mode but idle, NaN/Inf/negative
  * values clamped (idle → 100, the others → 0). The first sample is compared with zero, so it reports the average
  * since boot, as Nomad does. Not thread-safe: the collector calls it under its lock.
  */

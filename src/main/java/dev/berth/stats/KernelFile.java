@@ -16,8 +16,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  *
  * <p>Descriptors are bounded by what the process can spare: kernel files together hold at most the descriptor limit
  * less an eighth of it (at least 1,024: sockets, the state database, the JVM's own) and less {@value #OWN_PER_TASK}
- * per sampled task (each task also holds descriptors of its own: log FIFOs, its pidfd, the shim's pipe; 7 measured),
- * re-checked at every read. Past that a file gives its descriptor back and is opened and closed per read as before.
+ * per sampled task (each task also holds descriptors of its own: log FIFOs, its pidfd, the shim's pipe),
+ * re-checked at every read. Past that a file gives its descriptor back and is opened and closed per read.
  * With a hard limit of 524,288 that never binds; with 20,000 it holds all nine v1 files of up to ~1,000 tasks and
  * none from ~2,200.
  * Not thread-safe; the owning reader serialises reads and {@link #close()}.

@@ -15,7 +15,7 @@ import dev.berth.host.LibC;
  * only when they changed, not every second.
  *
  * <p>Where the descriptor cannot be opened or polled (not Linux, no JNA) {@link #changed()} always answers true, i.e.
- * the caller enumerates every time, as before. Thread-safe.
+ * the caller enumerates every time. Thread-safe.
  */
 final class MountTableWatch implements AutoCloseable {
 

@@ -15,13 +15,14 @@ import dev.berth.host.LinuxEpoll;
 /**
  * {@code pread(2)} of a kept-open kernel file straight into a Java {@code byte[]}, through the JDK's foreign function
  * interface as a <em>critical</em> call (Java 22+: no thread-state transition, the heap array passed in place). A
- * {@code FileChannel} positional read into a direct buffer costs ~1,350 ns per read of a small cgroup file here
- * against C's ~780 ns (the channel's interruptible-I/O bookkeeping, its descriptor set, the copy out of the direct
- * buffer); this path costs ~1,060 ns, and at 1,000 tasks the agent makes 9,000 such reads a second.
+ * {@code FileChannel} positional read into a direct buffer costs markedly more per read of a small cgroup file than C's
+ * {@code pread} (the channel's interruptible-I/O bookkeeping, its descriptor set, the copy out of the direct buffer),
+ * and the agent makes several such reads per task per second; this path closes most of that gap (figures in
+ * docs/benchmarks/stats.md).
  *
  * <p>Berth compiles for Java 21, where this API is a preview, so the call is bound by reflection when the agent runs on
  * 22 or later; elsewhere (or when binding fails) {@link #AVAILABLE} is false and {@link KernelFile} reads through its
- * {@code FileChannel} as before. Descriptors are opened and closed with libc (JNA, once per file), close-on-exec.
+ * {@code FileChannel}. Descriptors are opened and closed with libc (JNA, once per file), close-on-exec.
  */
 final class NativePread {
 

@@ -8,9 +8,9 @@ import java.io.IOException;
  * minutes (C1 compiles after a few hundred calls): what OSHI did per tick (a list of line strings, a regex split per
  * line, {@code Double.parseDouble}) cost more than the kernel's own work.
  *
- * The parsers are plain loops over the bytes: interpreted they cost ~15 µs (/proc/stat, 2 cores) and ~50 µs
- * (/proc/meminfo) a tick, and their loops are compiled (on-stack replacement) within a minute or so; going through
- * {@code String.indexOf} instead was faster only while the JDK's own methods stay compiled, and 3× slower where not.
+ * The parsers are plain loops over the bytes, cheap even interpreted, and their loops are compiled (on-stack
+ * replacement) within a minute or so; going through {@code String.indexOf} instead was faster only while the JDK's own
+ * methods stay compiled, and much slower where not (figures in docs/benchmarks/stats.md).
  *
  * <p>Every figure is exactly what the slower path gave: {@link #cpuTicks} is OSHI's
  * {@code CentralProcessor.getProcessorCpuLoadTicks()} (the {@code cpuN} lines in order, {@code TickType} order, ticks

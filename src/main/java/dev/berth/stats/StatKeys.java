@@ -11,7 +11,7 @@ import java.util.List;
  * comparing every key. A file that does not match the layout (a wanted key not where it was, a separator elsewhere) is
  * scanned key by key, as without a layout, and teaches the layout anew; so the values are those of a full scan either
  * way. A file lacking one of the wanted keys teaches no layout (the lines a layout skips are not compared, so it could
- * not tell that key from another of its length there): files of that kind are scanned key by key, as before. One
+ * not tell that key from another of its length there): files of that kind are always scanned key by key. One
  * instance serves the files of every task (layouts are immutable, published through a volatile field).
  *
  * <p>Only for files whose key set is fixed for the running kernel (cgroupfs): {@code /proc/PID/status} lacks lines for

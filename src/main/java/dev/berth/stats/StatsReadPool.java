@@ -18,12 +18,12 @@ import dev.berth.host.ThreadNiceness;
  *
  * <p>Why not a virtual thread per read: the virtual threads share one scheduler with the API's request threads, so a
  * tick's thousand reads queued ahead of every request that arrived during the tick (the {@code /stats} p99 tail in
- * {@code docs/benchmarks-stats.md}). Here at most {@code parallelism} reads run at once, on threads at nice
+ * {@code docs/benchmarks/stats.md}). Here at most {@code parallelism} reads run at once, on threads at nice
  * {@link ThreadNiceness#BACKGROUND}, so a request thread wins the CPU whenever both are runnable.
  *
  * <p>Each of the tick's workers takes the next read from a shared cursor and goes on until none is left: a tick costs
- * a handful of thread wake-ups, not two per task (handing each read to a thread and waiting for it was 2,000 context
- * switches a second at 1,000 tasks, more CPU than the Java side of the reads themselves).
+ * a handful of thread wake-ups, not two per task (handing each read to a thread and waiting for it costs two context
+ * switches per task per tick, more CPU than the Java side of the reads themselves).
  *
  * <p>A read that runs longer than {@code stuckAfter} (a hung cgroupfs, a D-state process) stops counting against the
  * parallelism: its worker is left blocked in it and a new worker takes the next read, so a stuck read never holds up

@@ -25,19 +25,20 @@ import dev.berth.host.ThreadNiceness;
 import dev.berth.stats.TaskStatsTarget.TaskKey;
 
 /**
- * Samples every registered running task once per {@code berth.telemetry.collection-interval} into an immutable
- * per-task snapshot map. REST and Prometheus read {@link #snapshots()}; nothing they do triggers a read.
+ * Samples every registered running task once per {@code berth.telemetry.collection-interval} into an immutable per-task
+ * snapshot map. REST and Prometheus read {@link #snapshots()}; nothing they do triggers a read.
  *
  * <p>Reads run on a few low-priority platform threads ({@link StatsReadPool}), never on the virtual-thread scheduler
  * the API's requests use. A tick waits for the reads up to one interval; a read that takes longer than a tenth of the
- * interval (a hung cgroupfs, a D-state process) stops holding a read slot and is left to finish in the background,
- * its task keeps its previous snapshot, and it is not read again until it returns — so one slow task never delays
- * the others.
+ * interval (a hung cgroupfs, a D-state process) stops holding a read slot and is left to finish in the background, its
+ * task keeps its previous snapshot, and it is not read again until it returns — so one slow task never delays the
+ * others.
  *
  * <p>While no task is registered the tick is not armed at all (after one tick that published the empty map): an idle
  * agent spends nothing here; the next registration arms it again, with a first tick at once.
  *
- * <p>With {@code publish-allocation-metrics=false} nothing is registered or collected (Nomad ≥ 2025, §3.1).
+ * <p>With {@code publish-allocation-metrics=false} nothing is registered or collected (since 2025 Nomad's
+ * {@code publish_allocation_metrics} gates the whole stats collection, not only the gauges).
  */
 public class TaskStatsCollector implements SmartLifecycle {
 
@@ -93,7 +94,7 @@ public class TaskStatsCollector implements SmartLifecycle {
         Entry entry = new Entry(target.key(), new TaskSampler(target, readers.apply(target), capacity, clock));
         Entry replaced = entries.put(target.key(), entry);
         if (replaced != null) {
-            entry.snapshot = replaced.snapshot; // published until the new reader's first sample, as before the swap
+            entry.snapshot = replaced.snapshot; // the old reader's last sample stays published until the new reader's first
             replaced.remove();
             structureChanged.set(true);
         }

@@ -23,14 +23,15 @@ import dev.berth.stats.TaskStatsTarget.TaskKey;
 
 /**
  * Per-task meters drawn from the collector's snapshots (a scrape never reads the kernel), registered through
- * {@link BerthMetrics} so names and the {@code host} label follow {@code berth.metrics.naming}. After every tick the set
- * of meters is reconciled with the snapshot map: new tasks get meters, and the series of an unregistered task are
+ * {@link BerthMetrics} so names and the {@code host} label follow {@code berth.metrics.naming}. After every tick the
+ * set of meters is reconciled with the snapshot map: new tasks get meters, and the series of an unregistered task are
  * removed at once.
  *
  * <p>{@code prometheus} naming: {@code berth_task_*} in base units (only what is measured), cumulative CPU time as
  * {@code _total} counters. {@code nomad} naming: Nomad's {@code nomad_client_allocs_*} gauges; a memory gauge is only
- * published when its value is non-zero or it is {@code Measured} (Nomad §3.3), the CPU gauges always. With
- * {@code allocation-labels=false} the {@code alloc_id} label is dropped and tasks of the same job/group/task are summed.
+ * published when its value is non-zero or it is {@code Measured} (as Nomad's task runner emits them), the CPU gauges
+ * always. With {@code allocation-labels=false} the {@code alloc_id} label is dropped and tasks of the same
+ * job/group/task are summed.
  */
 public class TaskStatsMetrics {
 

@@ -54,7 +54,7 @@ class BerthImageDockerIT {
                 .withDockerfilePath("Dockerfile")
                 .withBuildArg("BUILDER_IMAGE", "berth-test/jre:25")
                 .withBuildArg("BASE_IMAGE", "berth-test/jre:25")
-                // the training start would add 20 s to several minutes on a loaded CI machine; bench/footprint.sh covers it
+                // the training start would add 20 s to several minutes on a loaded CI machine; perf/footprint.sh covers it
                 .withBuildArg("AOT", "false")
                 // nothing in the build may reach a registry
                 .withBuildImageCmdModifier(cmd -> cmd.withNetworkMode("none").withPull(false));

@@ -11,9 +11,9 @@ import java.nio.file.attribute.BasicFileAttributes;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 
 /**
- * An allocation directory (§5.9, minimal): {@code <root>/<allocId>/alloc/{logs,tmp,data}} shared by the tasks and one
- * {@code <task>/{local,secrets,tmp,private}} per task. Safe for concurrent use: building, task dirs and destroy are
- * guarded by one read-write lock (task dirs share the read lock; destroy is exclusive).
+ * An allocation directory, laid out as Nomad's (minimal): {@code <root>/<allocId>/alloc/{logs,tmp,data}} shared by the
+ * tasks and one {@code <task>/{local,secrets,tmp,private}} per task. Safe for concurrent use: building, task dirs and
+ * destroy are guarded by one read-write lock (task dirs share the read lock; destroy is exclusive).
  */
 public final class AllocDir {
 

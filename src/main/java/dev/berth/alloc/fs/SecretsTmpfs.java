@@ -12,7 +12,7 @@ import dev.berth.alloc.spec.TaskSpec;
 
 /**
  * Puts a task's {@code secrets/} (size {@code Resources.SecretsMB}, default 1 MiB) and {@code private/} (1 MiB) on tmpfs,
- * as Nomad does (§5.9), so secrets never reach the disk (and, with {@code noswap}, not the swap either). Best effort: when
+ * as Nomad does, so secrets never reach the disk (and, with {@code noswap}, not the swap either). Best effort: when
  * turned off ({@code berth.alloc.secrets-tmpfs=false}), not root, not Linux, or the kernel refuses, the directories stay
  * plain ones and the reason is logged once; a task never fails for it. Idempotent (an existing mount is kept). The mounts
  * go away with the alloc dir: {@link AllocDir#destroy()} unmounts everything under it first.

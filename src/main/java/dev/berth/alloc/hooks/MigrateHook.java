@@ -22,7 +22,7 @@ import dev.berth.alloc.spec.TaskSpec;
 import dev.berth.alloc.task.TaskEvent;
 
 /**
- * Nomad's {@code await_previous_allocations} + {@code migrate_disk} prerun (§5.7): an alloc with a
+ * Nomad's {@code await_previous_allocations} + {@code migrate_disk} prerun: an alloc with a
  * {@code PreviousAllocation} on this node waits until it is terminal, then, if the group's {@code EphemeralDisk} is
  * {@code Sticky} or {@code Migrate}, moves the predecessor's {@code alloc/data} and each task's {@code local/} into the
  * new alloc dir before any task starts.

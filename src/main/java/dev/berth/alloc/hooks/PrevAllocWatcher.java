@@ -13,7 +13,7 @@ import java.util.function.Function;
 import dev.berth.alloc.runner.AllocRunner;
 
 /**
- * Waits for an allocation's previous allocation (§5.7, {@code allocwatcher}): a replacement alloc must not start while
+ * Waits for an allocation's previous allocation (Nomad's {@code allocwatcher}): a replacement alloc must not start while
  * its predecessor on this node still runs. Only local predecessors are watched; one this node does not know never
  * blocks (Berth has no server to ask about remote ones).
  *

@@ -11,7 +11,7 @@ import dev.berth.alloc.task.TaskHooks.TaskPrestartHook;
 import dev.berth.driver.TaskConfigValidationException;
 
 /**
- * Strict driver-config validation before every start (§8.3): a rejected config emits {@code Failed Validation} and is not
+ * Strict driver-config validation before every start: a rejected config emits {@code Failed Validation} and is not
  * recoverable, so the task fails with {@code Not Restarting}. The API validates too; this guards restored and updated specs.
  */
 @Component

@@ -78,7 +78,7 @@ public final class AllocRunner {
         }
         storedStates.forEach((name, state) -> {
             if (group.tasks().stream().noneMatch(t -> t.name().equals(name))) {
-                tasks.retire(name, TaskUpdates.retired(ctx, spec.id(), name, state));
+                tasks.addRemovedBeforeRestart(name, TaskUpdates.finalStateOfRemoved(ctx, spec.id(), name, state));
             }
         });
         if (restoring) {
@@ -317,7 +317,7 @@ public final class AllocRunner {
      */
     public void restartAll(String reason) throws InterruptedException {
         coordinator.restart();
-        tasks.forceRestartActive(reason, coordinator::excuse);
+        tasks.forceRestartActive(reason, coordinator::taskNotRestarting);
     }
 
     /**

@@ -11,7 +11,7 @@ import dev.berth.alloc.spec.AllocationSpec;
 import dev.berth.alloc.spec.TaskSpec;
 import dev.berth.alloc.store.AllocStateStore;
 import dev.berth.alloc.task.Interpolator;
-import dev.berth.alloc.task.RestartTracking;
+import dev.berth.alloc.task.RestartTracker;
 import dev.berth.config.Sleeper;
 import dev.berth.alloc.task.TaskHookContext;
 import dev.berth.alloc.task.TaskHooks;
@@ -39,7 +39,7 @@ public record AllocRunnerContext(Path allocsRoot, AllocStateStore store, Functio
 
     @FunctionalInterface
     public interface TrackerFactory {
-        RestartTracking create(AllocationSpec alloc, TaskSpec task, RestartTracking.Counters restored);
+        RestartTracker create(AllocationSpec alloc, TaskSpec task, RestartTracker.Counters restored);
     }
 
     /** Callbacks from alloc runners; must not block. */

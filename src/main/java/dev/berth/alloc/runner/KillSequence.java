@@ -15,7 +15,7 @@ import org.slf4j.LoggerFactory;
 import dev.berth.alloc.task.TaskRunner;
 
 /**
- * Nomad's {@code killTasks} order (§5.4): the leader synchronously, then the other main and prestart/poststart tasks
+ * Nomad's {@code killTasks} order: the leader synchronously, then the other main and prestart/poststart tasks
  * concurrently, sidecars last, concurrently. Poststop tasks are left alone. Every wait is bounded by the task's kill.
  * Also the agent's shutdown of an alloc's runners (all at once, tasks left running) and the bounded waits around both.
  */

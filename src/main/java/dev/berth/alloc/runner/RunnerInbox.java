@@ -17,16 +17,14 @@ final class RunnerInbox {
 
     private final ConcurrentLinkedDeque<Object> messages = new ConcurrentLinkedDeque<>();
     private final AtomicReference<Runnable> waiter = new AtomicReference<>();
-    // called with 1 after the first look into the inbox and 2 after the callback is registered: where an offer can race
-    private final java.util.function.IntConsumer racePoint;
+    private final InboxRaceHook raceHook;
 
     RunnerInbox() {
-        this(step -> { });
+        this(InboxRaceHook.NONE);
     }
 
-    /** For tests: {@code racePoint} runs at the two points of {@link #pollOrWait} where a concurrent offer can come in. */
-    RunnerInbox(java.util.function.IntConsumer racePoint) {
-        this.racePoint = racePoint;
+    RunnerInbox(InboxRaceHook raceHook) {
+        this.raceHook = raceHook;
     }
 
     /** Adds a message; runs the waiting callback (on this thread: it must be short), if there is one. */
@@ -47,9 +45,9 @@ final class RunnerInbox {
         if (m != null) {
             return m;
         }
-        racePoint.accept(1);
+        raceHook.reached(InboxRaceHook.Point.BEFORE_CALLBACK_REGISTERED);
         waiter.set(onMessage);
-        racePoint.accept(2);
+        raceHook.reached(InboxRaceHook.Point.AFTER_CALLBACK_REGISTERED);
         m = messages.poll();
         if (m == null) {
             return null;

@@ -7,10 +7,11 @@ import dev.berth.alloc.task.TaskEvent;
 import dev.berth.alloc.task.TaskRunner;
 
 /**
- * What a task's death means for the rest of its alloc (§5.4), decided on the alloc thread: a failed task kills its
- * siblings ({@code Sibling Task Failed}), a dead leader kills the others ({@code Leader Task Dead}), sidecars left alone
- * are killed ({@code Main Tasks Dead}); once no task but poststop ones is alive, the dead tasks waiting for an alloc-wide
- * restart are released. A task an update removed fails nobody and leads nobody.
+ * What a task's death means for the rest of its alloc (Nomad's {@code handleTaskStateUpdates}), decided on the alloc
+ * thread: a failed task kills its siblings ({@code Sibling Task Failed}), a dead leader kills the others
+ * ({@code Leader Task Dead}), sidecars left alone are killed ({@code Main Tasks Dead}); once no task but poststop ones
+ * is alive, the dead tasks waiting for an alloc-wide restart are released. A task an update removed fails nobody and
+ * leads nobody.
  */
 final class TaskDeaths {
 

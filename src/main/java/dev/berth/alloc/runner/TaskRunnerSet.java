@@ -11,33 +11,34 @@ import dev.berth.alloc.task.TaskRunner;
 import dev.berth.alloc.task.TaskState;
 
 /**
- * The task runners of one alloc: the active ones in the group's order, the ones an update removed (killed, kept so their
- * final state stays visible) and the final states of tasks removed before the agent restarted (from the store).
+ * The task runners of one alloc: the active ones in the group's order, the runners an update removed while this agent ran
+ * (killed, kept so their final state stays visible) and the final states of tasks an update removed before the agent
+ * restarted (no runner; from the store).
  * Copy-on-write: readers on any thread get a consistent snapshot without locking; writers synchronize.
  */
 final class TaskRunnerSet {
 
     private volatile Map<String, TaskRunner> active = Map.of();
-    private volatile Map<String, TaskRunner> removed = Map.of();
-    private volatile Map<String, TaskState> retired = Map.of();
+    private volatile Map<String, TaskRunner> removedRunners = Map.of();
+    private volatile Map<String, TaskState> removedBeforeRestart = Map.of();
 
     synchronized void add(TaskRunner tr) {
         Map<String, TaskRunner> next = new LinkedHashMap<>(active);
         next.put(tr.name(), tr);
         active = Collections.unmodifiableMap(next);
-        if (removed.containsKey(tr.name())) {
-            Map<String, TaskRunner> r = new LinkedHashMap<>(removed);
+        if (removedRunners.containsKey(tr.name())) {
+            Map<String, TaskRunner> r = new LinkedHashMap<>(removedRunners);
             r.remove(tr.name());
-            removed = Collections.unmodifiableMap(r);
+            removedRunners = Collections.unmodifiableMap(r);
         }
-        if (retired.containsKey(tr.name())) {
-            Map<String, TaskState> r = new LinkedHashMap<>(retired);
+        if (removedBeforeRestart.containsKey(tr.name())) {
+            Map<String, TaskState> r = new LinkedHashMap<>(removedBeforeRestart);
             r.remove(tr.name());
-            retired = Collections.unmodifiableMap(r);
+            removedBeforeRestart = Collections.unmodifiableMap(r);
         }
     }
 
-    /** Moves an active runner to the removed ones (or forgets it, when it never started); returns it, or null. */
+    /** Moves an active runner to the removed runners (or forgets it, when it never started); returns it, or null. */
     synchronized TaskRunner remove(String name, boolean keep) {
         TaskRunner tr = active.get(name);
         if (tr == null) {
@@ -47,18 +48,18 @@ final class TaskRunnerSet {
         next.remove(name);
         active = Collections.unmodifiableMap(next);
         if (keep) {
-            Map<String, TaskRunner> r = new LinkedHashMap<>(removed);
+            Map<String, TaskRunner> r = new LinkedHashMap<>(removedRunners);
             r.put(name, tr);
-            removed = Collections.unmodifiableMap(r);
+            removedRunners = Collections.unmodifiableMap(r);
         }
         return tr;
     }
 
-    /** Final states of tasks an update removed before the agent restarted. */
-    synchronized void retire(String name, TaskState state) {
-        Map<String, TaskState> r = new LinkedHashMap<>(retired);
+    /** Records the final state of a task an update removed before the agent restarted. */
+    synchronized void addRemovedBeforeRestart(String name, TaskState state) {
+        Map<String, TaskState> r = new LinkedHashMap<>(removedBeforeRestart);
         r.put(name, state);
-        retired = Collections.unmodifiableMap(r);
+        removedBeforeRestart = Collections.unmodifiableMap(r);
     }
 
     /** An active runner, or null. */
@@ -77,16 +78,19 @@ final class TaskRunnerSet {
     /** Active and removed runners: everything that may still have to be killed, waited for or shut down. */
     List<TaskRunner> all() {
         List<TaskRunner> all = new ArrayList<>(active.values());
-        all.addAll(removed.values());
+        all.addAll(removedRunners.values());
         return all;
     }
 
-    /** Every task's state: the active ones in the group's order, then removed and retired ones. */
+    /**
+     * Every task's state: the active ones in the group's order, then the removed runners, then the tasks removed before
+     * the agent restarted.
+     */
     Map<String, TaskState> states() {
         Map<String, TaskState> m = new LinkedHashMap<>();
         active.forEach((name, tr) -> m.put(name, tr.state()));
-        removed.forEach((name, tr) -> m.putIfAbsent(name, tr.state()));
-        retired.forEach(m::putIfAbsent);
+        removedRunners.forEach((name, tr) -> m.putIfAbsent(name, tr.state()));
+        removedBeforeRestart.forEach(m::putIfAbsent);
         return m;
     }
 

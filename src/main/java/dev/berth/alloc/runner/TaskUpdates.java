@@ -43,7 +43,7 @@ final class TaskUpdates {
      * not dead yet (the agent stopped during its kill; the start-up reconciliation killed its process) is recorded dead
      * now with {@code Killed} ({@code update missing task}), so a restart never brings it back.
      */
-    static TaskState retired(AllocRunnerContext ctx, String allocId, String name, TaskState stored) {
+    static TaskState finalStateOfRemoved(AllocRunnerContext ctx, String allocId, String name, TaskState stored) {
         if (stored.dead()) {
             return stored;
         }

@@ -4,7 +4,7 @@ import java.util.Collection;
 
 import dev.berth.alloc.task.TaskState;
 
-/** Nomad's client statuses and {@code getClientStatus} (§5.3). */
+/** Nomad's client statuses, and its {@code getClientStatus} as {@link #derive}. */
 public final class ClientStatus {
 
     public static final String PENDING = "pending";

@@ -4,7 +4,7 @@ import java.time.Duration;
 import java.util.Objects;
 
 /**
- * What {@link RestartTracker#state()} decided after a task stopped. {@link #state()} is Nomad's state string
+ * What {@link RestartTracker#decide()} decided after a task stopped. {@link #state()} is Nomad's state string
  * (also the task event type for {@code Restarting}, {@code Not Restarting} and {@code Killed}).
  */
 public sealed interface RestartDecision {

@@ -13,10 +13,13 @@ import dev.berth.driver.ExitResult;
 import dev.berth.driver.GoDuration;
 
 /**
- * Decides whether a stopped task restarts, exactly as Nomad's {@code restarts.RestartTracker} (§4): the runner
- * reports what happened with the {@code set…} inputs, then asks {@link #state()}, which also clears the inputs.
- * Thread-safe; time comes from the injected {@link Clock} and jitter from the injected {@link RandomGenerator}, so
- * every delay is exactly predictable in tests.
+ * Decides whether a stopped task restarts, exactly as Nomad's {@code restarts.RestartTracker}: the runner reports what
+ * happened with the {@code set…} inputs, then asks {@link #decide()}, which also clears the inputs (Nomad's
+ * {@code GetState}). A killed task never restarts; a user-requested restart is immediate and never counted; with
+ * {@code attempts = 0} nothing restarts; otherwise each failure counts within {@code interval}, and past
+ * {@code attempts} the task fails ({@code mode = fail}) or waits for the interval's end ({@code mode = delay}).
+ * One instance per task runner. Thread-safe; time comes from the injected {@link Clock} and jitter from the injected
+ * {@link RandomGenerator}, so every delay is exactly predictable in tests.
  */
 public final class RestartTracker {
 
@@ -123,45 +126,38 @@ public final class RestartTracker {
         return this;
     }
 
-    /** Start of the current restart interval (persisted so a restored task continues the same interval). */
-    public Instant intervalStart() {
-        lock.lock();
-        try {
-            return startTime;
-        } finally {
-            lock.unlock();
-        }
-    }
-
     /**
-     * Continues from persisted counters after an agent restart: the attempt count and the interval start, so
-     * a restart of the agent neither resets nor extends the policy's budget. A null interval start keeps the current one.
+     * Continues from counters persisted before an agent restart, so a restart of the agent neither resets nor extends
+     * the policy's budget. Null (nothing persisted) changes nothing; a null interval start keeps the current one.
      */
-    public RestartTracker restore(int restoredCount, Instant restoredIntervalStart) {
+    public RestartTracker continueFrom(Counters restored) {
+        if (restored == null) {
+            return this;
+        }
         withLock(() -> {
-            count = Math.max(0, restoredCount);
-            if (restoredIntervalStart != null) {
-                startTime = restoredIntervalStart;
+            count = Math.max(0, restored.count());
+            if (restored.intervalStart() != null) {
+                startTime = restored.intervalStart();
             }
         });
         return this;
     }
 
-    /** Restarts counted in the current interval (for diagnostics and tests). */
-    public int count() {
+    /** The counters to persist: restarts counted in the current interval and that interval's start. */
+    public Counters counters() {
         lock.lock();
         try {
-            return count;
+            return new Counters(count, startTime);
         } finally {
             lock.unlock();
         }
     }
 
     /** Decides, in Nomad's order, then clears every input. */
-    public RestartDecision state() {
+    public RestartDecision decide() {
         lock.lock();
         try {
-            return decide();
+            return decision();
         } finally {
             startErr = null;
             startErrRecoverable = false;
@@ -173,7 +169,7 @@ public final class RestartTracker {
         }
     }
 
-    private RestartDecision decide() {
+    private RestartDecision decision() {
         if (killed) {
             return new RestartDecision.Killed();
         }
@@ -229,6 +225,10 @@ public final class RestartTracker {
             }
         }
         return false;
+    }
+
+    /** Persistable counters: the attempt count and the interval start, so a restore continues the same interval. */
+    public record Counters(int count, Instant intervalStart) {
     }
 
     private void withLock(Runnable action) {

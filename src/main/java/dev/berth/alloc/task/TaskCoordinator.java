@@ -15,17 +15,17 @@ import java.util.concurrent.locks.ReentrantLock;
 import dev.berth.alloc.spec.TaskSpec;
 
 /**
- * Gates task starts by lifecycle, as Nomad's coordinator FSM (§5.11): {@code init} (every task pending) → {@code prestart}
- * (prestart tasks run; done when every ephemeral prestart task finished successfully and every prestart sidecar runs) →
- * {@code main} (done when no main task is pending) → {@code poststart} (done when the ephemeral poststart tasks are dead) →
- * {@code wait_alloc} → {@code poststop}, reached as soon as every non-poststop task is dead. The FSM never goes back,
- * except {@link #restart()} (an alloc-wide restart) which returns to {@code init}. Every start of a task, restarts
- * included, passes its gate.
+ * Gates task starts by lifecycle, as Nomad's {@code allocrunner/tasklifecycle} coordinator FSM: {@code init} (every task
+ * pending) → {@code prestart} (prestart tasks run; done when every ephemeral prestart task finished successfully and every
+ * prestart sidecar runs) → {@code main} (done when no main task is pending) → {@code poststart} (done when the ephemeral
+ * poststart tasks are dead) → {@code wait_alloc} → {@code poststop}, reached as soon as every non-poststop task is dead.
+ * The FSM never goes back, except {@link #restart()} (an alloc-wide restart) which returns to {@code init}. Every start of
+ * a task, restarts included, passes its gate.
  *
- * <p>Two deliberate differences from Nomad: a prestart sidecar that finished successfully counts as done (as before), and
- * once the FSM is past a stage that stage's gate stays open (Nomad closes the ephemeral prestart/poststart gates), so a task
- * an update adds to a running alloc starts at once instead of waiting forever. Tasks that never restart themselves are
- * unaffected: a dead ephemeral task only runs again through an alloc-wide restart, which goes through {@code init}.
+ * <p>Two deliberate differences from Nomad: a prestart sidecar that finished successfully counts as done, and once the FSM
+ * is past a stage that stage's gate stays open (Nomad closes the ephemeral prestart/poststart gates), so a task an update
+ * adds to a running alloc starts at once instead of waiting forever. Tasks that never restart themselves are unaffected: a
+ * dead ephemeral task only runs again through an alloc-wide restart, which goes through {@code init}.
  */
 public final class TaskCoordinator {
 
@@ -37,12 +37,8 @@ public final class TaskCoordinator {
     // guarded by lock
     private final Map<String, TaskSpec> tasks = new LinkedHashMap<>();
     private final Map<String, TaskState> states = new HashMap<>();
-    private final Set<String> excused = new HashSet<>();
+    private final Set<String> notRestarting = new HashSet<>(); // init does not wait for these
     private Stage stage;
-
-    public TaskCoordinator(List<TaskSpec> taskSpecs) {
-        this(taskSpecs, false);
-    }
 
     /** With {@code restoring}, starts at {@code prestart} (Nomad's Restore): restored tasks may already run. */
     public TaskCoordinator(List<TaskSpec> taskSpecs, boolean restoring) {
@@ -78,14 +74,14 @@ public final class TaskCoordinator {
     }
 
     /**
-     * An alloc-wide restart: back to {@code init}, which every gate waits on until each task is pending again (tasks that
-     * cannot restart are {@linkplain #excuse excused}).
+     * An alloc-wide restart: back to {@code init}, which every gate waits on until each task is pending again, except the
+     * tasks reported through {@link #taskNotRestarting}.
      */
     public void restart() {
         lock.lock();
         try {
             stage = Stage.INIT;
-            excused.clear();
+            notRestarting.clear();
             advance();
             changed.signalAll();
         } finally {
@@ -93,11 +89,14 @@ public final class TaskCoordinator {
         }
     }
 
-    /** {@code init} does not wait for this task (it refused the alloc-wide restart: its run is over, or it is starting). */
-    public void excuse(String task) {
+    /**
+     * The task refused the alloc-wide restart (its run is over, or it is starting): {@code init} stops waiting for it to
+     * become pending.
+     */
+    public void taskNotRestarting(String task) {
         lock.lock();
         try {
-            excused.add(task);
+            notRestarting.add(task);
             advance();
             changed.signalAll();
         } finally {
@@ -132,7 +131,7 @@ public final class TaskCoordinator {
         try {
             tasks.remove(task);
             states.remove(task);
-            excused.remove(task);
+            notRestarting.remove(task);
             advance();
             changed.signalAll();
         } finally {
@@ -215,7 +214,7 @@ public final class TaskCoordinator {
     }
 
     private boolean initDone() {
-        return tasks.keySet().stream().filter(t -> !excused.contains(t)).allMatch(t -> states.get(t).pending());
+        return tasks.keySet().stream().filter(t -> !notRestarting.contains(t)).allMatch(t -> states.get(t).pending());
     }
 
     private boolean prestartDone() {

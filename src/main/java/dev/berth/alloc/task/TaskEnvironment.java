@@ -12,8 +12,9 @@ import dev.berth.alloc.spec.TaskGroupSpec;
 import dev.berth.alloc.spec.TaskSpec;
 
 /**
- * Builds a task's environment (§8.4). Precedence, lowest first: built-ins → task meta → host env (only keys not yet set) →
- * task {@code Env} → hook envs (added by the runner). Port, address and meta keys are cleaned of invalid characters.
+ * Builds a task's environment (Nomad's {@code taskenv}). Precedence, lowest first: built-ins → task meta → host env
+ * (only keys not yet set) → task {@code Env} → hook envs (added by the runner). Port, address and meta keys are cleaned
+ * of invalid characters.
  */
 public final class TaskEnvironment {
 

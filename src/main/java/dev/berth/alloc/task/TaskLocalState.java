@@ -17,7 +17,7 @@ import dev.berth.driver.TaskHandle;
  * @param restarts    restart-tracker counters
  * @param runComplete whether the runner's run loop finished
  */
-public record TaskLocalState(TaskHandle handle, Map<String, HookState> hooks, RestartTracking.Counters restarts, boolean runComplete) {
+public record TaskLocalState(TaskHandle handle, Map<String, HookState> hooks, RestartTracker.Counters restarts, boolean runComplete) {
 
     public TaskLocalState {
         hooks = hooks == null ? Map.of() : Map.copyOf(hooks);
@@ -30,7 +30,7 @@ public record TaskLocalState(TaskHandle handle, Map<String, HookState> hooks, Re
     @JsonCreator
     static TaskLocalState fromJson(@JsonProperty("handle") TaskHandle handle, @JsonProperty("hooks") Map<String, HookState> hooks,
                                    @JsonProperty("prestartDone") Set<String> prestartDone,
-                                   @JsonProperty("restarts") RestartTracking.Counters restarts, @JsonProperty("runComplete") boolean runComplete) {
+                                   @JsonProperty("restarts") RestartTracker.Counters restarts, @JsonProperty("runComplete") boolean runComplete) {
         Map<String, HookState> all = new java.util.HashMap<>();
         if (prestartDone != null) {
             prestartDone.forEach(name -> all.put(name, new HookState(true, Map.of(), java.util.List.of())));

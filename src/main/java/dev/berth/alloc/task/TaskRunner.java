@@ -246,11 +246,6 @@ public final class TaskRunner {
         return ctx.driver().waitTask(h);
     }
 
-    /** Nomad's stop backoff: {@code min(5s·4^i, 2m)}. */
-    static Duration stopBackoff(int attempt) {
-        return TaskStopper.backoff(attempt);
-    }
-
     private void markKilledBeforeStart() {
         var now = ctx.clock().instant();
         rec.update(s -> s.dead() ? s : s.withEvent(TaskEvent.killed(now, null)).withState(TaskState.DEAD, now));

@@ -24,7 +24,7 @@ import dev.berth.driver.TaskDriver;
  * @param restoredLocal  the persisted local state (driver handle, hook done-flags) when restored, else null
  */
 public record TaskRunnerContext(AllocationSpec alloc, TaskGroupSpec group, TaskSpec task, AllocDir allocDir, TaskDriver driver,
-                                List<TaskHooks.TaskHook> hooks, TaskStateStore store, RestartTracking tracker,
+                                List<TaskHooks.TaskHook> hooks, TaskStateStore store, RestartTracker tracker,
                                 TaskCoordinator coordinator, Clock clock, Sleeper sleeper, Duration maxKillTimeout,
                                 Function<TaskHookContext, Interpolator> envBuilder, TaskListener listener,
                                 TaskState restoredState, dev.berth.alloc.task.TaskLocalState restoredLocal) {

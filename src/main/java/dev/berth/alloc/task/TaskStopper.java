@@ -18,7 +18,7 @@ import dev.berth.driver.TaskHandle;
 import dev.berth.driver.TaskNotFoundException;
 
 /**
- * Stops a task as Nomad's {@code killTask} (§5.4): {@code driver.stop} retried up to {@value #ATTEMPTS} times with backoff
+ * Stops a task as Nomad's {@code killTask}: {@code driver.stop} retried up to {@value #ATTEMPTS} times with backoff
  * {@code min(5s·4^i, 2m)} ({@code TaskNotFound} counts as done), then a wait for the exit that is bounded by the kill
  * timeout plus the executor's grace: a driver whose future never completes cannot hang the caller. When
  * every attempt failed, or the task outlived the wait, the task is destroyed by force: a stop that cannot be delivered

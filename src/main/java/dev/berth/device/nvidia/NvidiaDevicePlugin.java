@@ -25,7 +25,7 @@ import dev.berth.device.StatValue;
 
 /**
  * NVIDIA GPUs through {@code nvidia-smi} (vendor {@code nvidia}, type {@code gpu}): groups keyed by model name,
- * instances by GPU UUID, attribute and statistic names and units as Nomad's plugin (nomad-client.md §6). Values the GPU
+ * instances by GPU UUID, attribute and statistic names and units as Nomad's {@code nvidia} device plugin. Values the GPU
  * cannot report become {@code StringVal:"N/A"}. {@link #reserve} sets {@code NVIDIA_VISIBLE_DEVICES}.
  */
 public class NvidiaDevicePlugin implements DevicePlugin {

@@ -14,7 +14,7 @@ import com.github.dockerjava.transport.DockerHttpClient;
 /**
  * Bounds how long one engine call may wait for the engine's answer (its status line and headers). Needed because the
  * Apache transport's response timeout is not applied on unix sockets: its socket is an NIO channel in blocking mode,
- * which ignores {@code SO_TIMEOUT}, so a wedged dockerd (socket open, no answer) hung pings and calls forever (measured).
+ * which ignores {@code SO_TIMEOUT}, so a wedged dockerd (socket open, no answer) hangs pings and calls forever.
  * The call runs on a virtual thread; when the time is up that thread is interrupted, which closes the NIO channel
  * (an interruptible channel) and so ends the blocked read; the caller gets a {@link SocketTimeoutException}.
  *

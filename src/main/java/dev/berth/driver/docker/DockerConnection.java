@@ -12,7 +12,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The driver's connections to the engine, made on first use: an agent with the docker driver disabled (the default)
- * never loads docker-java or its HTTP client (some 800 classes with their JSON mapper, measured at start-up).
+ * never loads docker-java, its HTTP client or their JSON mapper (many classes, loaded at start-up otherwise).
  *
  * @param client    streaming calls: waits and followed logs (no response timeout)
  * @param calls     request/response calls, bounded by the engine's call timeout

@@ -16,9 +16,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Follows the engine's {@code oom} container events. Inspect's {@code State.OOMKilled} is racy on Engine 20.10: the
- * exit handling can overwrite the flag the OOM event set (measured here: 1 in 6–8 OOM-killed containers reported
- * {@code false}, while the {@code oom} event arrived for every one). The waiter asks this stream too.
- * One stream per driver; reconnects with backoff (from the last event seen) while the engine is away.
+ * exit handling can overwrite the flag the OOM event set, so some OOM-killed containers report {@code false}, while the
+ * {@code oom} event arrives for every one. The waiter asks this stream too. One stream per driver; reconnects with
+ * backoff (from the last event seen) while the engine is away.
  */
 final class OomEvents implements Closeable {
 

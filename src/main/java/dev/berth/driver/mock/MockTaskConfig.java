@@ -9,7 +9,7 @@ import dev.berth.driver.ConfigSchema.Type;
 import dev.berth.driver.TaskConfigValidationException;
 
 /**
- * The mock_driver's task config (Nomad's {@code drivers/mock} options, §8.2), already validated and typed.
+ * The mock_driver's task config (Nomad's {@code drivers/mock} options), already validated and typed.
  *
  * @param runFor                how long the task runs before it exits by itself (zero: exits at once)
  * @param exitCode              exit code reported when the task ends (also when it is killed)

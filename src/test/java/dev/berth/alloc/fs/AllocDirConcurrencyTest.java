@@ -15,7 +15,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** §5.9 layout and modes, and every AllocDir operation racing the others on many allocs from many threads. */
+/** The alloc dir's layout and modes, and every AllocDir operation racing the others on many allocs from many threads. */
 class AllocDirConcurrencyTest {
 
     @TempDir

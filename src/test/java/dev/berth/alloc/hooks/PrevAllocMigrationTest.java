@@ -37,7 +37,7 @@ import static dev.berth.alloc.runner.RunnerHarness.types;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-/** §5.7 with real raw_exec processes: waiting for the previous alloc, sticky migration, soft failure, cancellation. */
+/** Previous-alloc waiting and disk migration with real raw_exec processes: waiting for the previous alloc, sticky migration, soft failure, cancellation. */
 class PrevAllocMigrationTest {
 
     @TempDir

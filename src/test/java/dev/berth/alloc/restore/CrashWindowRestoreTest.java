@@ -35,7 +35,6 @@ import dev.berth.alloc.spec.RestartPolicySpec;
 import dev.berth.alloc.spec.TaskGroupSpec;
 import dev.berth.alloc.spec.TaskSpec;
 import dev.berth.alloc.task.RestartTracker;
-import dev.berth.alloc.task.RestartTracking;
 import dev.berth.config.Sleeper;
 import dev.berth.alloc.task.TaskEvent;
 import dev.berth.alloc.task.TaskState;
@@ -112,8 +111,8 @@ class CrashWindowRestoreTest {
         return new AllocRunnerContext(allocs, store, name -> driver, List.of(new AllocDirHook()),
                 List.of(new ValidateHook(clock), new TaskDirHook(clock, SecretsTmpfs.disabled())), clock, Sleeper.system(),
                 Duration.ofSeconds(5),
-                (alloc, task, counters) -> RestartTracking.of(RestoredCounters.apply(new RestartTracker(task.restartPolicy().toPolicy(),
-                        alloc.job().type(), task.hook(), task.sidecar(), clock, RunnerHarness.MAX_JITTER), counters)),
+                (alloc, task, counters) -> new RestartTracker(task.restartPolicy().toPolicy(),
+                        alloc.job().type(), task.hook(), task.sidecar(), clock, RunnerHarness.MAX_JITTER).continueFrom(counters),
                 hc -> TaskEnvironment.interpolator(hc.alloc(), hc.group(), hc.task(), new AllocDir(allocs, hc.alloc().id()),
                         Map.of("node.datacenter", "dc1"), Map.of()),
                 new AllocRunnerContext.AllocListener() {

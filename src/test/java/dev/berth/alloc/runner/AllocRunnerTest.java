@@ -26,7 +26,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.awaitility.Awaitility.await;
 
-/** AllocRunner + TaskRunner against the real mock_driver: every event path of §5. */
+/** AllocRunner + TaskRunner against the real mock_driver: every event path of Nomad's alloc and task runners. */
 class AllocRunnerTest {
 
     @TempDir

@@ -30,7 +30,6 @@ import dev.berth.alloc.store.AllocRecord;
 import dev.berth.alloc.store.ClientStatus;
 import dev.berth.alloc.store.InMemoryAllocStateStore;
 import dev.berth.alloc.task.RestartTracker;
-import dev.berth.alloc.task.RestartTracking;
 import dev.berth.config.Sleeper;
 import dev.berth.alloc.task.TaskEnvironment;
 import dev.berth.alloc.task.TaskEvent;
@@ -100,8 +99,8 @@ public final class RunnerHarness implements AutoCloseable {
         taskHooks.addAll(extraTaskHooks);
         return new AllocRunnerContext(root, store, name -> driver, allocHooks,
                 taskHooks, clock, sleeper(), maxKillTimeout,
-                (alloc, task, restored) -> RestartTracking.of(new RestartTracker(task.restartPolicy().toPolicy(), alloc.job().type(),
-                        task.hook(), task.sidecar(), clock, MAX_JITTER)),
+                (alloc, task, restored) -> new RestartTracker(task.restartPolicy().toPolicy(), alloc.job().type(),
+                        task.hook(), task.sidecar(), clock, MAX_JITTER),
                 hc -> TaskEnvironment.interpolator(hc.alloc(), hc.group(), hc.task(), new AllocDir(root, hc.alloc().id()),
                         Map.of("node.datacenter", "dc1", "node.unique.name", "harness", "attr.kernel.name", "linux"), System.getenv()),
                 new AllocRunnerContext.AllocListener() {

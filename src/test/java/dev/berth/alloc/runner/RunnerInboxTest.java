@@ -89,11 +89,11 @@ class RunnerInboxTest {
      * never left in the inbox with nobody told (the loop would sleep on it).
      */
     @org.junit.jupiter.params.ParameterizedTest
-    @org.junit.jupiter.params.provider.ValueSource(ints = {1, 2})
-    void anOfferRacingAWaitIsNeverLost(int point) {
+    @org.junit.jupiter.params.provider.EnumSource(InboxRaceHook.Point.class)
+    void anOfferRacingAWaitIsNeverLost(InboxRaceHook.Point point) {
         RunnerInbox[] inbox = new RunnerInbox[1];
-        inbox[0] = new RunnerInbox(step -> {
-            if (step == point) {
+        inbox[0] = new RunnerInbox(reached -> {
+            if (reached == point) {
                 inbox[0].offer("m");
             }
         });

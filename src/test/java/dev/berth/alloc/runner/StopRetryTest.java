@@ -21,7 +21,7 @@ import static dev.berth.alloc.runner.RunnerHarness.types;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-/** §5.4: a failing driver stop is retried with backoff min(5s·4^i, 2m), exactly as the injected sleeper records it. */
+/** A failing driver stop is retried with backoff min(5s·4^i, 2m), exactly as the injected sleeper records it. */
 class StopRetryTest {
 
     @TempDir
@@ -66,8 +66,8 @@ class StopRetryTest {
 
     @Test
     void backoffIsCappedAtTwoMinutes() {
-        assertThat(dev.berth.alloc.task.TaskRunnerBackoff.of(0)).isEqualTo(Duration.ofSeconds(5));
-        assertThat(dev.berth.alloc.task.TaskRunnerBackoff.of(3)).isEqualTo(Duration.ofMinutes(2));
-        assertThat(dev.berth.alloc.task.TaskRunnerBackoff.of(4)).isEqualTo(Duration.ofMinutes(2));
+        assertThat(dev.berth.alloc.task.TaskStopperBackoff.of(0)).isEqualTo(Duration.ofSeconds(5));
+        assertThat(dev.berth.alloc.task.TaskStopperBackoff.of(3)).isEqualTo(Duration.ofMinutes(2));
+        assertThat(dev.berth.alloc.task.TaskStopperBackoff.of(4)).isEqualTo(Duration.ofMinutes(2));
     }
 }

@@ -16,7 +16,7 @@ import dev.berth.alloc.runner.RunnerHarness;
 import dev.berth.alloc.spec.AllocSpecs;
 import dev.berth.alloc.spec.AllocationSpec;
 import dev.berth.alloc.spec.NetworkSpec;
-import dev.berth.alloc.task.RestartTracking;
+import dev.berth.alloc.task.RestartTracker;
 import dev.berth.alloc.task.TaskEvent;
 import dev.berth.alloc.task.TaskLocalState;
 import dev.berth.alloc.task.TaskState;
@@ -136,7 +136,7 @@ public abstract class AllocStateStoreContract {
     void storesLocalStateForRestore() {
         store().putAlloc(new AllocRecord(spec("s4"), ClientStatus.PENDING, ""));
         TaskHandle handle = new TaskHandle("raw_exec", "s4/t", T0, Map.of("pid", "42", "start_ticks", "123"));
-        TaskLocalState local = new TaskLocalState(handle, java.util.Map.of("task_dir", new dev.berth.alloc.task.HookState(true, java.util.Map.of("A", "b"), java.util.List.of(new dev.berth.driver.TaskDevice.Node("/dev/a:b", "/dev/x", "rw"), new dev.berth.driver.TaskDevice.Mount("/h", "/t", true)))), new RestartTracking.Counters(2, T0), true);
+        TaskLocalState local = new TaskLocalState(handle, java.util.Map.of("task_dir", new dev.berth.alloc.task.HookState(true, java.util.Map.of("A", "b"), java.util.List.of(new dev.berth.driver.TaskDevice.Node("/dev/a:b", "/dev/x", "rw"), new dev.berth.driver.TaskDevice.Mount("/h", "/t", true)))), new RestartTracker.Counters(2, T0), true);
         assertThat(store().putTaskLocalState("s4", "t", local)).isTrue();
         assertThat(store().taskLocalState("s4", "t")).contains(local);
         assertThat(store().taskLocalState("s4", "other")).isEmpty();
@@ -195,7 +195,7 @@ public abstract class AllocStateStoreContract {
         var handle = new dev.berth.driver.TaskHandle("raw_exec", "r1/t", T0, Map.of("pid", "42", "start_ticks", "7"));
         store().putAlloc(new AllocRecord(spec("r1"), null, null));
         store().putAlloc(new AllocRecord(spec("r2"), null, null));
-        store().putTaskLocalState("r1", "t", new TaskLocalState(handle, java.util.Map.of(), new RestartTracking.Counters(1, T0), false));
+        store().putTaskLocalState("r1", "t", new TaskLocalState(handle, java.util.Map.of(), new RestartTracker.Counters(1, T0), false));
         store().putTaskLocalState("r2", "t", TaskLocalState.empty());
         store().deleteAlloc("r2");
 
@@ -203,6 +203,6 @@ public abstract class AllocStateStoreContract {
 
         assertThat(all).containsKey("r1/t").doesNotContainKey("r2/t");
         assertThat(all.get("r1/t").handle()).isEqualTo(handle);
-        assertThat(all.get("r1/t").restarts()).isEqualTo(new RestartTracking.Counters(1, T0));
+        assertThat(all.get("r1/t").restarts()).isEqualTo(new RestartTracker.Counters(1, T0));
     }
 }

@@ -157,7 +157,7 @@ class RestartTrackerTest {
                         List.of(step(1, t -> t.setExitResult(FAILED).setRestartTriggered(false).setKilled(), new Killed(), 0))),
                 Arguments.of("no failure reported: unknown state, counted", SERVICE, "service", new long[] {},
                         List.of(step(1, t -> { }, new NoDecision(), 1))),
-                Arguments.of("state() clears its inputs", SERVICE, "service", new long[] {0},
+                Arguments.of("decide() clears its inputs", SERVICE, "service", new long[] {0},
                         List.of(step(1, fail, withinPolicy(Duration.ofSeconds(10)), 1),
                                 step(2, t -> { }, new NoDecision(), 2))),
                 Arguments.of("zero delay is 1 ns", policy(2, "PT1M", "PT0S", "fail"), "service", new long[] {0},
@@ -172,8 +172,8 @@ class RestartTrackerTest {
         for (Step step : steps) {
             clock.at(step.at());
             step.input().accept(tracker);
-            assertThat(tracker.state()).as("at %s", step.at()).isEqualTo(step.expected());
-            assertThat(tracker.count()).as("count at %s", step.at()).isEqualTo(step.countAfter());
+            assertThat(tracker.decide()).as("at %s", step.at()).isEqualTo(step.expected());
+            assertThat(tracker.counters().count()).as("count at %s", step.at()).isEqualTo(step.countAfter());
         }
     }
 
@@ -183,9 +183,9 @@ class RestartTrackerTest {
         ScriptedRandom random = new ScriptedRandom(9_999_999_999L);
         RestartTracker tracker = new RestartTracker(DELAY_MODE, "service", null, false, clock, random);
         // Largest jitter: 10 s + floor(9_999_999_999 * 0.25) ns.
-        assertThat(tracker.setExitResult(FAILED).state()).isEqualTo(withinPolicy(Duration.ofNanos(10_000_000_000L + 2_499_999_999L)));
-        tracker.setExitResult(FAILED).state();
-        tracker.setExitResult(FAILED).state(); // delay mode, past the attempts
+        assertThat(tracker.setExitResult(FAILED).decide()).isEqualTo(withinPolicy(Duration.ofNanos(10_000_000_000L + 2_499_999_999L)));
+        tracker.setExitResult(FAILED).decide();
+        tracker.setExitResult(FAILED).decide(); // delay mode, past the attempts
         assertThat(random.bounds).containsExactly(10_000_000_000L, 10_000_000_000L);
     }
 
@@ -193,9 +193,9 @@ class RestartTrackerTest {
     void policyUpdateKeepsTheCount() {
         StepClock clock = new StepClock();
         RestartTracker tracker = new RestartTracker(SERVICE, "service", null, false, clock, new ScriptedRandom());
-        tracker.setExitResult(FAILED).state();
+        tracker.setExitResult(FAILED).decide();
         tracker.setPolicy(policy(1, "PT1M", "PT10S", "fail"));
-        assertThat(tracker.setExitResult(FAILED).state())
+        assertThat(tracker.setExitResult(FAILED).decide())
                 .isEqualTo(new NotRestarting("Exceeded allowed attempts 1 in interval 1m0s and mode is \"fail\""));
     }
 

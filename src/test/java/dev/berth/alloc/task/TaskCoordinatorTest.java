@@ -11,7 +11,7 @@ import dev.berth.alloc.spec.TaskSpec;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** The lifecycle FSM (§5.11) without runners: which gate is open in which stage, restart(), added and removed tasks. */
+/** The lifecycle FSM without runners: which gate is open in which stage, restart(), added and removed tasks. */
 class TaskCoordinatorTest {
 
     static TaskSpec task(String name, String hook, boolean sidecar) {
@@ -32,7 +32,7 @@ class TaskCoordinatorTest {
 
     @Test
     void walksThroughTheStagesInOrder() {
-        TaskCoordinator c = new TaskCoordinator(List.of(init, proxy, main, post, stop));
+        TaskCoordinator c = new TaskCoordinator(List.of(init, proxy, main, post, stop), false);
         assertThat(c.stage()).isEqualTo(TaskCoordinator.Stage.PRESTART);
         assertThat(c.allowed(init)).isTrue();
         assertThat(c.allowed(main)).isFalse();
@@ -66,14 +66,14 @@ class TaskCoordinatorTest {
 
     @Test
     void aFailedPrestartTaskKeepsTheMainGateClosed() {
-        TaskCoordinator c = new TaskCoordinator(List.of(init, main));
+        TaskCoordinator c = new TaskCoordinator(List.of(init, main), false);
         c.taskStateChanged("init", state(TaskState.DEAD).withFailed());
         assertThat(c.allowed(main)).isFalse();
     }
 
     @Test
     void restartWaitsUntilEveryTaskIsPendingThenRunsPrestartFirst() {
-        TaskCoordinator c = new TaskCoordinator(List.of(init, main));
+        TaskCoordinator c = new TaskCoordinator(List.of(init, main), false);
         c.taskStateChanged("init", state(TaskState.DEAD));
         c.taskStateChanged("main", state(TaskState.RUNNING));
         assertThat(c.stage()).isEqualTo(TaskCoordinator.Stage.WAIT_ALLOC);
@@ -93,20 +93,20 @@ class TaskCoordinatorTest {
     }
 
     @Test
-    void anExcusedTaskIsNotWaitedForByRestart() {
-        TaskCoordinator c = new TaskCoordinator(List.of(init, main));
+    void aTaskNotRestartingIsNotWaitedForByRestart() {
+        TaskCoordinator c = new TaskCoordinator(List.of(init, main), false);
         c.taskStateChanged("init", state(TaskState.DEAD));
         c.taskStateChanged("main", state(TaskState.RUNNING));
         c.restart();
         c.taskStateChanged("init", state(TaskState.PENDING));
         assertThat(c.stage()).isEqualTo(TaskCoordinator.Stage.INIT);
-        c.excuse("main");
+        c.taskNotRestarting("main");
         assertThat(c.stage()).isEqualTo(TaskCoordinator.Stage.PRESTART);
     }
 
     @Test
     void addedAndRemovedTasks() {
-        TaskCoordinator c = new TaskCoordinator(List.of(main));
+        TaskCoordinator c = new TaskCoordinator(List.of(main), false);
         c.taskStateChanged("main", state(TaskState.RUNNING));
         // a prestart task added to a running alloc may start at once; a poststop one waits for the end
         TaskSpec setup = task("setup", "prestart", false);

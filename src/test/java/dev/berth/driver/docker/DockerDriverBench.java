@@ -15,7 +15,7 @@ import com.github.dockerjava.api.model.Statistics;
 import dev.berth.driver.TaskHandle;
 
 /**
- * Not a test: a measurement tool run by bench/docker-bench.sh against the local engine. Prints docker start latency
+ * Not a test: a measurement tool run by perf/docker-bench.sh against the local engine. Prints docker start latency
  * through the driver and the cost of the engine's stats call (why container stats come from the cgroup files instead).
  */
 public final class DockerDriverBench {
@@ -60,7 +60,7 @@ public final class DockerDriverBench {
             for (int i = 0; i < n; i++) {
                 handles.add(driver.start(DockerTestTasks.shell(root, "while :; do sleep 1; done", 64, 100)));
             }
-            // the cgroup side is the shared stats readers now: see TaskSampleBenchmark (docs/benchmarks-stats.md)
+            // the cgroup side is the shared stats readers now: see TaskSampleBenchmark (docs/benchmarks/stats.md)
             DockerClient client = DockerClients.create(DockerTestTasks.LOCAL_ENGINE, Duration.ofSeconds(5), null);
             double[] engine = new double[3];
             for (int i = 0; i < engine.length; i++) {

@@ -14,7 +14,7 @@ import com.github.dockerjava.api.model.HostConfig;
 import dev.berth.driver.TaskHandle;
 
 /**
- * Not a test: a measurement tool run by bench/docker-reconcile-bench.sh against the local engine. Prints what the docker
+ * Not a test: a measurement tool run by perf/docker-reconcile-bench.sh against the local engine. Prints what the docker
  * part of the start-up reconciliation costs (listing this node's containers among other nodes' ones, then removing the
  * orphans as the reconciler does: recover + destroy(force), one after the other) and what bounding a call
  * ({@link BoundedHttpClient}: one virtual thread per call) adds to an engine round trip.
