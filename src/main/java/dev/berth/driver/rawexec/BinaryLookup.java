@@ -8,7 +8,7 @@ import dev.berth.driver.DriverException;
 import dev.berth.driver.TaskConfig;
 
 /**
- * Finds a task's program the way Nomad's {@code lookupBin} does (§8.1), in order: {@code <taskDir>/local/<bin>},
+ * Finds a task's program the way Nomad's {@code lookupBin} does, in order: {@code <taskDir>/local/<bin>},
  * {@code <taskDir>/<bin>}, {@code <bin>} itself when absolute, then each directory of {@code $PATH} (executable files only).
  */
 public final class BinaryLookup {

@@ -8,7 +8,7 @@ import dev.berth.driver.ConfigSchema.Type;
 import dev.berth.driver.TaskConfigValidationException;
 
 /**
- * raw_exec's task config (§8.1).
+ * raw_exec's task config.
  *
  * @param command the program (required): looked up in the task's {@code local/}, the task dir, as a host path, on {@code $PATH}
  * @param args    its arguments

@@ -194,7 +194,7 @@ public class CgroupManager {
                 mkdir(dir);
             }
             step = "write the limits of " + cgroup.name();
-            writeLimits(cgroup, limits);
+            LimitFiles.write(cgroup, limits);
             return cgroup;
         } catch (IOException | RuntimeException e) {
             try {
@@ -291,44 +291,6 @@ public class CgroupManager {
         return new TaskCgroup(version(), name, dirs, sleeper);
     }
 
-    private void writeLimits(TaskCgroup cgroup, CgroupLimits limits) throws IOException {
-        long hard = limits.hardMemoryLimit();
-        if (version() == CgroupVersion.V1) {
-            Path memory = cgroup.dir("memory");
-            if (hard > 0) {
-                write(memory, "memory.limit_in_bytes", hard);
-                // memory+swap equal to memory: the task cannot escape its limit into swap (as Nomad's exec driver)
-                if (Files.exists(memory.resolve("memory.memsw.limit_in_bytes"))) {
-                    write(memory, "memory.memsw.limit_in_bytes", hard);
-                }
-            }
-            if (limits.softMemoryLimit() > 0) {
-                write(memory, "memory.soft_limit_in_bytes", limits.softMemoryLimit());
-            }
-            if (limits.cpuShares() > 0 && cgroup.dir("cpu") != null) {
-                write(cgroup.dir("cpu"), "cpu.shares", limits.v1Shares());
-            }
-            if (limits.pidsMax() > 0 && cgroup.dir("pids") != null) {
-                write(cgroup.dir("pids"), "pids.max", limits.pidsMax());
-            }
-        } else {
-            Path dir = cgroup.dir(TaskCgroup.UNIFIED);
-            if (hard > 0) {
-                write(dir, "memory.max", hard);
-                write(dir, "memory.swap.max", 0);
-            }
-            if (limits.softMemoryLimit() > 0) {
-                write(dir, "memory.low", limits.softMemoryLimit());
-            }
-            if (limits.cpuShares() > 0) {
-                write(dir, "cpu.weight", limits.v2Weight());
-            }
-            if (limits.pidsMax() > 0) {
-                write(dir, "pids.max", limits.pidsMax());
-            }
-        }
-    }
-
     // The parent's subtree_control must list a controller before a child can use it (v2 "top-down" rule).
     private static void enableControllers(Path dir, Set<String> controllers) throws IOException {
         Path control = dir.resolve("cgroup.subtree_control");
@@ -342,10 +304,6 @@ public class CgroupManager {
         if (!wanted.isEmpty()) {
             Files.writeString(control, wanted, StandardCharsets.US_ASCII);
         }
-    }
-
-    private static void write(Path dir, String file, long value) throws IOException {
-        Files.writeString(dir.resolve(file), Long.toString(value), StandardCharsets.US_ASCII);
     }
 
     private static void mkdir(Path dir) throws IOException {

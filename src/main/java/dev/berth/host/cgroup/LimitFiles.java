@@ -1,0 +1,59 @@
+package dev.berth.host.cgroup;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * Writes a task's {@link CgroupLimits} into its cgroup's files: the table in docs/stats.md ("Limits"). v1 closes swap
+ * with {@code memory.memsw.limit_in_bytes} where the kernel has it, v2 with {@code memory.swap.max = 0}, as Nomad's exec
+ * driver does; the soft limit is v1's {@code memory.soft_limit_in_bytes}, v2's {@code memory.low}.
+ */
+final class LimitFiles {
+
+    private LimitFiles() {
+    }
+
+    static void write(TaskCgroup cgroup, CgroupLimits limits) throws IOException {
+        long hard = limits.hardMemoryLimit();
+        if (cgroup.version() == CgroupVersion.V1) {
+            Path memory = cgroup.dir("memory");
+            if (hard > 0) {
+                write(memory, "memory.limit_in_bytes", hard);
+                // memory+swap equal to memory: the task cannot escape its limit into swap (as Nomad's exec driver)
+                if (Files.exists(memory.resolve("memory.memsw.limit_in_bytes"))) {
+                    write(memory, "memory.memsw.limit_in_bytes", hard);
+                }
+            }
+            if (limits.softMemoryLimit() > 0) {
+                write(memory, "memory.soft_limit_in_bytes", limits.softMemoryLimit());
+            }
+            if (limits.cpuShares() > 0 && cgroup.dir("cpu") != null) {
+                write(cgroup.dir("cpu"), "cpu.shares", limits.v1Shares());
+            }
+            if (limits.pidsMax() > 0 && cgroup.dir("pids") != null) {
+                write(cgroup.dir("pids"), "pids.max", limits.pidsMax());
+            }
+        } else {
+            Path dir = cgroup.dir(TaskCgroup.UNIFIED);
+            if (hard > 0) {
+                write(dir, "memory.max", hard);
+                write(dir, "memory.swap.max", 0);
+            }
+            if (limits.softMemoryLimit() > 0) {
+                write(dir, "memory.low", limits.softMemoryLimit());
+            }
+            if (limits.cpuShares() > 0) {
+                write(dir, "cpu.weight", limits.v2Weight());
+            }
+            if (limits.pidsMax() > 0) {
+                write(dir, "pids.max", limits.pidsMax());
+            }
+        }
+    }
+
+    private static void write(Path dir, String file, long value) throws IOException {
+        Files.writeString(dir.resolve(file), Long.toString(value), StandardCharsets.US_ASCII);
+    }
+}
