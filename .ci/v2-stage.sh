@@ -41,6 +41,11 @@ mv "$out/junit-platform-console-standalone.jar" "$out/junit-console.jar"
   tr ':' '\n' < "$out/deps.txt" | grep -vE '/(junit-platform-|junit-jupiter-|opentest4j-|apiguardian-)' | sed 's/^/:/' | tr -d '\n'
 } > "$out/test-classpath"
 
+# The docker driver on v2 runs against an engine inside the VM, with the locally built test image.
+if [ "${BERTH_V2_DOCKER:-1}" = 1 ] && docker image inspect berth-test/busybox:1 >/dev/null 2>&1; then
+  docker save berth-test/busybox:1 -o "$out/busybox.tar"
+fi
+
 JAVA="$jdk/bin/java" JAVA_HOME="$jdk" .ci/v2-vm.sh -o "$out" env JAVA="$jdk/bin/java" JAVA_HOME="$jdk" \
   BERTH_V2_TESTS="${BERTH_V2_TESTS:-1}" BERTH_V2_PLACEMENTS="${BERTH_V2_PLACEMENTS:-host service container helm}" \
   bash .ci/v2/inside.sh

@@ -20,6 +20,21 @@ if [ "${BERTH_V2_TESTS:-1}" = 1 ]; then
   [ $rc -eq 0 ] || status=1
 fi
 
+# A Docker engine in the VM (the host's docker.io, cgroupfs driver, data on tmpfs) for the docker driver on v2.
+if [ -f "$OUT/busybox.tar" ] && command -v dockerd >/dev/null; then
+  echo "== docker engine"
+  mkdir -p /tmp/docker
+  dockerd --bridge=none --iptables=false --ip6tables=false --data-root=/tmp/docker/data --exec-root=/tmp/docker/exec \
+    --pidfile=/tmp/docker/pid --host=unix:///var/run/docker.sock > "$OUT/dockerd.log" 2>&1 &
+  for _ in $(seq 150); do docker info >/dev/null 2>&1 && break; sleep 2; done
+  if docker load -i "$OUT/busybox.tar" >/dev/null; then
+    echo "docker $(docker version --format '{{.Server.Version}}'), cgroup driver $(docker info --format '{{.CgroupDriver}} v{{.CgroupVersion}}')"
+    export BERTH_V2_DOCKER_IMAGE="$(docker images --format '{{.Repository}}:{{.Tag}}' | head -1)"
+  else
+    echo "the docker engine did not start; see dockerd.log"; tail -20 "$OUT/dockerd.log"; status=1
+  fi
+fi
+
 if [ "${BERTH_V2_PLACEMENTS:-host service container helm}" != none ]; then
   : > "$OUT/placements.result"
   set -- ${BERTH_V2_PLACEMENTS:-host service container helm}

@@ -45,6 +45,9 @@ wait_for() { # wait_for SECONDS DESCRIPTION COMMAND...
 holder_pid=""
 agent_cmd=(bin/berth --berth.data-dir="$data" --server.port="$port" --berth.name="v2-$placement"
            --berth.drivers.exec.enabled=true --berth.drivers.raw-exec.enabled=true)
+docker_image="${BERTH_V2_DOCKER_IMAGE:-}"
+[ "$placement" = host ] || docker_image=""   # the engine runs beside the agent on the host
+[ -n "$docker_image" ] && agent_cmd+=(--berth.drivers.docker.enabled=true)
 
 start_agent() {
   case "$placement" in
@@ -149,6 +152,35 @@ terminated=$(get /v1/job/oom/allocations | jq -c '.[0].TaskStates.hog.Events[] |
 say "OOM task's Terminated event: $(jq -c '{ExitCode, Details: .Details | {oom_killed, exit_message}}' <<<"$terminated")"
 check "OOM reported" "$(jq -r '.Details.oom_killed' <<<"$terminated")" true
 check "exit message" "$(jq -r '.Details.exit_message' <<<"$terminated")" "OOM Killed"
+
+# --- docker on v2: stats from the container's cgroup, OOM ------------------------------------------------------------
+if [ -n "$docker_image" ]; then
+  check "docker health" "$(get /v1/node/self | jq -r .Drivers.docker.Healthy)" true
+  register '{"Job":{"ID":"dock","Type":"service","TaskGroups":[{"Name":"g","Count":1,"Tasks":[
+    {"Name":"box","Driver":"docker","Config":{"image":"'"$docker_image"'","command":"sh","args":["-c","sleep 100000"],"network_mode":"none"},
+     "Resources":{"CPU":100,"MemoryMB":48}}]}]}}'
+  wait_for 600 "the docker task to run" sh -c "curl -sf $api/v1/job/dock/allocations | jq -e '.[0].ClientStatus == \"running\"'"
+  dock=$(alloc_of dock)
+  cid=$(docker ps -q --filter "label=dev.berth.alloc_id=$dock" | head -1)
+  cdir="$cg$(sed -n 's/^0:://p' /proc/$(docker inspect -f '{{.State.Pid}}' "$cid")/cgroup)"
+  say "docker container $cid in $cdir (memory.max $(cat "$cdir/memory.max"))"
+  wait_for 60 "the container's cgroup stats" sh -c "curl -sf $api/v1/client/allocation/$dock/stats | jq -e '.Tasks.box.ResourceUsage.MemoryStats.Usage > 0 and .Tasks.box.Pids == null'"
+  dstats=$(get "/v1/client/allocation/$dock/stats")
+  say "docker stats: $(jq -c '.Tasks.box.ResourceUsage.MemoryStats | {Usage, RSS, Measured}' <<<"$dstats")"
+  check "docker memory Measured (the v2 cgroup list)" "$(jq -c .Tasks.box.ResourceUsage.MemoryStats.Measured <<<"$dstats")" '["RSS","Cache","Swap","Usage","Max Usage"]'
+  check "docker usage = the container cgroup's memory.current (within 1 MiB)" \
+    "$(jq -r --argjson cur "$(cat "$cdir/memory.current")" '(.Tasks.box.ResourceUsage.MemoryStats.Usage - $cur) | fabs < 1048576' <<<"$dstats")" true
+  register '{"Job":{"ID":"dockoom","Type":"batch","TaskGroups":[{"Name":"g","Count":1,
+    "RestartPolicy":{"Attempts":0,"Interval":60000000000,"Delay":1000000000,"Mode":"fail"},"Tasks":[
+    {"Name":"hog","Driver":"docker","Config":{"image":"'"$docker_image"'","command":"sh","args":["-c","x=$(head -c 200000000 /dev/zero | tr \"\\\\0\" a); echo never"],"network_mode":"none"},
+     "Resources":{"CPU":100,"MemoryMB":48}}]}]}}'
+  wait_for 600 "the docker OOM task to end" sh -c "curl -sf $api/v1/job/dockoom/allocations | jq -e '.[0].TaskStates.hog.State == \"dead\"'"
+  dterm=$(get /v1/job/dockoom/allocations | jq -c '.[0].TaskStates.hog.Events[] | select(.Type == "Terminated")')
+  say "docker OOM task's Terminated event: $(jq -c '{ExitCode, Details: .Details | {oom_killed, exit_message}}' <<<"$dterm")"
+  check "docker OOM reported" "$(jq -r '.Details.oom_killed' <<<"$dterm")" true
+  curl -sf -X DELETE "$api/v1/job/dock?purge=true" >/dev/null
+  curl -sf -X DELETE "$api/v1/job/dockoom?purge=true" >/dev/null
+fi
 
 # --- restore after kill -9 --------------------------------------------------------------------------------------------
 if [ -n "${web:-}" ]; then
