@@ -112,7 +112,7 @@ say "cgroup attributes: $(jq -c '.Attributes | with_entries(select(.key | test("
 
 # --- exec limits and raw_exec's cgroup --------------------------------------------------------------------------
 register '{"Job":{"ID":"limits","Type":"service","TaskGroups":[{"Name":"g","Count":1,"Tasks":[
-  {"Name":"web","Driver":"exec","Config":{"command":"/bin/sh","args":["-c","sleep 100000 & wait"],"pids_limit":50},
+  {"Name":"web","Driver":"exec","Config":{"command":"/bin/sh","args":["-c","sleep 100000 & wait"],"pids_limit":50,"cpu_hard_limit":true},
    "Resources":{"CPU":500,"MemoryMB":64,"MemoryMaxMB":128}},
   {"Name":"raw","Driver":"raw_exec","Config":{"command":"/bin/sh","args":["-c","while :; do sleep 1; done"]},
    "Resources":{"CPU":100,"MemoryMB":32}}]}]}}'
@@ -129,6 +129,8 @@ else
   check "memory.swap.max" "$(cat "$web/memory.swap.max")" 0
   check "cpu.weight (cpu 500)" "$(cat "$web/cpu.weight")" 19
   check "pids.max" "$(cat "$web/pids.max")" 50
+  say "cpu.max (cpu_hard_limit, 500 MHz as a share of one core's time): $(cat "$web/cpu.max")"
+  check "cpu.max has a quota" "$(cut -d' ' -f1 "$web/cpu.max" | grep -c '^[0-9]')" 1
   wait_for 30 "the exec task's three processes" sh -c "[ \$(wc -l < $web/cgroup.procs) -eq 3 ]"
   for pid in $(cat "$web/cgroup.procs"); do
     say "  exec task process $pid: $(tr '\0' ' ' < /proc/$pid/cmdline | cut -c1-60)"

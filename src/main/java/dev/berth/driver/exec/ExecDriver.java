@@ -59,16 +59,20 @@ public class ExecDriver implements HostExecDriver, AutoCloseable {
     private final RawExecDriver processes;
     private final CgroupManager cgroups;
     private final long defaultPidsLimit;
+    private final double mhzPerCore;
 
     /**
      * @param processes        a raw_exec instance (enabled, not registered as a driver of its own) that runs the processes
      * @param defaultPidsLimit pids limit for tasks that set none (0 = unlimited)
+     * @param mhzPerCore       the host's MHz per core (the node's compute ÷ cores), to turn {@code cpu_hard_limit}'s MHz
+     *                         into a CFS quota
      */
-    public ExecDriver(boolean enabled, RawExecDriver processes, CgroupManager cgroups, long defaultPidsLimit) {
+    public ExecDriver(boolean enabled, RawExecDriver processes, CgroupManager cgroups, long defaultPidsLimit, double mhzPerCore) {
         this.enabled = enabled;
         this.processes = processes;
         this.cgroups = cgroups;
         this.defaultPidsLimit = defaultPidsLimit;
+        this.mhzPerCore = mhzPerCore;
     }
 
     @Override
@@ -119,7 +123,9 @@ public class ExecDriver implements HostExecDriver, AutoCloseable {
         }
         Path program = BinaryLookup.require(config.command(), task);
         long pids = config.pidsLimit() > 0 ? config.pidsLimit() : defaultPidsLimit;
-        CgroupLimits limits = new CgroupLimits(task.memoryMb() * 1024L * 1024L, task.memoryMaxMb() * 1024L * 1024L, task.cpuMhz(), pids);
+        long quota = config.cpuHardLimit() && task.cpuMhz() > 0 ? CgroupLimits.cpuQuotaUs(task.cpuMhz(), mhzPerCore, config.cfsPeriodUs()) : 0;
+        CgroupLimits limits = new CgroupLimits(task.memoryMb() * 1024L * 1024L, task.memoryMaxMb() * 1024L * 1024L, task.cpuMhz(), pids,
+                quota, quota > 0 ? config.cfsPeriodUs() : 0);
         TaskCgroup cgroup;
         try {
             cgroup = cgroups.make(task.allocId(), task.taskName(), limits);
@@ -138,8 +144,8 @@ public class ExecDriver implements HostExecDriver, AutoCloseable {
         state.put(STATE_CGROUP, cgroup.name());
         state.put(STATE_CGROUP_VERSION, cgroup.version() == CgroupVersion.V2 ? "2" : "1");
         state.put(STATE_OOM_BASE, Long.toString(oomBase));
-        log.info("started exec task {} in cgroup {} (memory {} B, shares {}, pids {})", task.id(), cgroup.name(),
-                limits.hardMemoryLimit(), limits.cpuShares(), pids);
+        log.info("started exec task {} in cgroup {} (memory {} B, shares {}, cpu quota {}/{} us, pids {})", task.id(), cgroup.name(),
+                limits.hardMemoryLimit(), limits.cpuShares(), limits.cpuQuotaUs(), limits.cpuPeriodUs(), pids);
         return new TaskHandle(NAME, started.taskId(), started.startedAt(), state);
     }
 

@@ -4,29 +4,41 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 import dev.berth.config.BerthProperties;
+import dev.berth.config.CpuClock;
 import dev.berth.host.cgroup.CgroupManager;
 import dev.berth.driver.rawexec.RawExecDriver;
 import dev.berth.driver.rawexec.TaskOutputs;
 
+import oshi.SystemInfo;
+
 /**
  * Registers {@code exec}; undetected unless {@code berth.drivers.exec.enabled=true}. Its processes run through a
  * private raw_exec instance (always enabled, not a driver bean of its own) whose exit files live under
- * {@code <data-dir>/drivers/exec}. {@code berth.drivers.exec.pids-limit} (default 4096) caps processes per task.
+ * {@code <data-dir>/drivers/exec}. {@code berth.drivers.exec.pids-limit} (default 4096) caps processes per task. A task's
+ * {@code cpu_hard_limit} quota is computed from the cores' frequency as the CPU fingerprint reads it.
  */
 @Configuration(proxyBeanMethods = false)
 class ExecDriverConfiguration {
 
     @Bean
-    ExecDriver execDriver(BerthProperties properties, Clock clock, CgroupManager cgroups) {
+    ExecDriver execDriver(BerthProperties properties, Clock clock, CgroupManager cgroups, ObjectProvider<SystemInfo> systemInfo) {
         ScheduledThreadPoolExecutor poller = new ScheduledThreadPoolExecutor(1, Thread.ofVirtual().name("exec-watch-", 0).factory());
         poller.setRemoveOnCancelPolicy(true);
         RawExecDriver processes = new RawExecDriver(true, clock, properties.dataDir().resolve("drivers").resolve("exec"), poller,
                 Duration.ofMillis(250), TaskOutputs.FIFOS_OR_FILES, null,
                 properties.drivers().rawExec().launcher() == BerthProperties.RawExec.Launcher.POSIX_SPAWN);
-        return new ExecDriver(properties.drivers().exec().enabled(), processes, cgroups, properties.drivers().exec().pidsLimit());
+        return new ExecDriver(properties.drivers().exec().enabled(), processes, cgroups, properties.drivers().exec().pidsLimit(),
+                mhzPerCore(systemInfo));
+    }
+
+    /** The cores' frequency as the CPU fingerprint reads it; Nomad's 1,000 MHz when it cannot be read. */
+    private static double mhzPerCore(ObjectProvider<SystemInfo> systemInfo) {
+        double mhz = CpuClock.mhzPerCore(systemInfo.getIfAvailable(SystemInfo::new).getHardware().getProcessor());
+        return mhz > 0 ? mhz : 1_000;
     }
 }

@@ -8,20 +8,41 @@ package dev.berth.host.cgroup;
  * @param memoryMaxBytes the hard limit (Nomad {@code memory_max}) when oversubscription is used
  * @param cpuShares      relative CPU weight in MHz (Nomad {@code cpu}); v1 {@code cpu.shares}, v2 converted to {@code cpu.weight}
  * @param pidsMax        the most processes/threads the task may have
+ * @param cpuQuotaUs     CFS quota: the CPU time the task may use per period, in microseconds (exec's
+ *                       {@code cpu_hard_limit}); 0 = no ceiling
+ * @param cpuPeriodUs    the CFS period of that quota in microseconds; 0 when there is no quota
  */
-public record CgroupLimits(long memoryBytes, long memoryMaxBytes, long cpuShares, long pidsMax) {
-
-    private static final long MIB = 1024L * 1024L;
+public record CgroupLimits(long memoryBytes, long memoryMaxBytes, long cpuShares, long pidsMax, long cpuQuotaUs, long cpuPeriodUs) {
 
     public CgroupLimits {
-        if (memoryBytes < 0 || memoryMaxBytes < 0 || cpuShares < 0 || pidsMax < 0) {
+        if (memoryBytes < 0 || memoryMaxBytes < 0 || cpuShares < 0 || pidsMax < 0 || cpuQuotaUs < 0 || cpuPeriodUs < 0) {
             throw new IllegalArgumentException("cgroup limits must not be negative, were " + memoryBytes + "/" + memoryMaxBytes
-                    + "/" + cpuShares + "/" + pidsMax);
+                    + "/" + cpuShares + "/" + pidsMax + "/" + cpuQuotaUs + "/" + cpuPeriodUs);
         }
+        if ((cpuQuotaUs > 0) != (cpuPeriodUs > 0)) {
+            throw new IllegalArgumentException("a CPU quota needs its period, were " + cpuQuotaUs + "/" + cpuPeriodUs);
+        }
+    }
+
+    /** Limits without a CPU ceiling. */
+    public CgroupLimits(long memoryBytes, long memoryMaxBytes, long cpuShares, long pidsMax) {
+        this(memoryBytes, memoryMaxBytes, cpuShares, pidsMax, 0, 0);
     }
 
     public static CgroupLimits none() {
         return new CgroupLimits(0, 0, 0, 0);
+    }
+
+    /**
+     * The CFS quota that holds a task to {@code cpuMhz} on a host whose cores run at {@code mhzPerCore}: the share of
+     * one core's time per period ({@code period × cpuMhz / mhzPerCore}, at least the kernel's 1000 µs minimum), so
+     * 500 MHz on 2,000 MHz cores is a quarter of a core and 4,000 MHz two full cores.
+     */
+    public static long cpuQuotaUs(long cpuMhz, double mhzPerCore, long periodUs) {
+        if (cpuMhz <= 0 || mhzPerCore <= 0) {
+            throw new IllegalArgumentException("a CPU quota needs a task CPU and the host's MHz per core, were " + cpuMhz + "/" + mhzPerCore);
+        }
+        return Math.max(1_000, Math.round(periodUs * (cpuMhz / mhzPerCore)));
     }
 
     /** The enforced memory ceiling: {@code memory_max} when set, else {@code memory}; 0 when unlimited. */

@@ -8,7 +8,8 @@ import java.nio.file.Path;
 /**
  * Writes a task's {@link CgroupLimits} into its cgroup's files: the table in docs/stats.md ("Limits"). v1 closes swap
  * with {@code memory.memsw.limit_in_bytes} where the kernel has it, v2 with {@code memory.swap.max = 0}, as Nomad's exec
- * driver does; the soft limit is v1's {@code memory.soft_limit_in_bytes}, v2's {@code memory.low}.
+ * driver does; the soft limit is v1's {@code memory.soft_limit_in_bytes}, v2's {@code memory.low}; a CPU ceiling is
+ * v1's {@code cpu.cfs_period_us} + {@code cpu.cfs_quota_us}, v2's {@code cpu.max} ({@code "quota period"}).
  */
 final class LimitFiles {
 
@@ -32,6 +33,10 @@ final class LimitFiles {
             if (limits.cpuShares() > 0 && cgroup.dir("cpu") != null) {
                 write(cgroup.dir("cpu"), "cpu.shares", limits.v1Shares());
             }
+            if (limits.cpuQuotaUs() > 0 && cgroup.dir("cpu") != null) {
+                write(cgroup.dir("cpu"), "cpu.cfs_period_us", limits.cpuPeriodUs());
+                write(cgroup.dir("cpu"), "cpu.cfs_quota_us", limits.cpuQuotaUs());
+            }
             if (limits.pidsMax() > 0 && cgroup.dir("pids") != null) {
                 write(cgroup.dir("pids"), "pids.max", limits.pidsMax());
             }
@@ -46,6 +51,9 @@ final class LimitFiles {
             }
             if (limits.cpuShares() > 0) {
                 write(dir, "cpu.weight", limits.v2Weight());
+            }
+            if (limits.cpuQuotaUs() > 0) {
+                Files.writeString(dir.resolve("cpu.max"), limits.cpuQuotaUs() + " " + limits.cpuPeriodUs(), StandardCharsets.US_ASCII);
             }
             if (limits.pidsMax() > 0) {
                 write(dir, "pids.max", limits.pidsMax());

@@ -53,7 +53,7 @@ class ExecOomRunnerTest {
         ScheduledThreadPoolExecutor poller = new ScheduledThreadPoolExecutor(1, Thread.ofVirtual().name("test-exec-", 0).factory());
         RawExecDriver processes = new RawExecDriver(true, Clock.systemUTC(), dir.resolve("exit"), poller, Duration.ofMillis(50),
                 TaskOutputs.APPEND_TO_FILES);
-        exec = new ExecDriver(true, processes, cgroups, 4096);
+        exec = new ExecDriver(true, processes, cgroups, 4096, 2000);
         h = new RunnerHarness(dir.resolve("allocs"), exec, Sleeper.system());
     }
 

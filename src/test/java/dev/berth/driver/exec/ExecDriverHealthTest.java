@@ -50,7 +50,7 @@ class ExecDriverHealthTest {
         CgroupManager cgroups = new CgroupManager(new CgroupMounts(Map.of(), root), new NodeIdentity("0123456789"), d -> { });
         RawExecDriver processes = new RawExecDriver(true, Clock.systemUTC(), dir.resolve("exits"), new ScheduledThreadPoolExecutor(1),
                 Duration.ofMillis(50), TaskOutputs.APPEND_TO_FILES);
-        driver = new ExecDriver(true, processes, cgroups, 4096);
+        driver = new ExecDriver(true, processes, cgroups, 4096, 2000);
         return driver;
     }
 

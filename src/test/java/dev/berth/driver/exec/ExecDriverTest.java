@@ -62,7 +62,7 @@ class ExecDriverTest {
         ScheduledThreadPoolExecutor poller = new ScheduledThreadPoolExecutor(1);
         RawExecDriver processes = new RawExecDriver(true, Clock.systemUTC(), root.resolve("exits"), poller, Duration.ofMillis(50),
                 TaskOutputs.APPEND_TO_FILES);
-        return new ExecDriver(true, processes, cgroups, 4096);
+        return new ExecDriver(true, processes, cgroups, 4096, 2000);
     }
 
     @AfterEach
@@ -166,6 +166,27 @@ class ExecDriverTest {
     }
 
     @Test
+    void cpuHardLimitBecomesACfsQuotaOfTheTasksShare() throws Exception {
+        // 500 MHz on this driver's 2,000 MHz cores: a quarter of a core per 50 ms period
+        TaskConfig task = task("echo started; exec sleep 600", 0, 500, Map.of("cpu_hard_limit", true, "cpu_cfs_period", 50000));
+        TaskHandle handle = start(task);
+        await().atMost(Duration.ofSeconds(10)).until(() -> Files.readString(task.stdoutPath()).contains("started"));
+
+        TaskCgroup cgroup = driver.cgroupOf(handle).orElseThrow();
+        assertThat(HostCgroups.cpuQuota(cgroup)).isEqualTo("12500 50000");
+        assertThat(HostCgroups.cpuWeight(cgroup)).isEqualTo(HostCgroups.expectedCpuWeight(cgroup, 500));
+    }
+
+    @Test
+    void withoutCpuHardLimitThereIsNoQuota() throws Exception {
+        TaskConfig task = task("echo started; exec sleep 600", 0, 500, Map.of());
+        TaskHandle handle = start(task);
+        await().atMost(Duration.ofSeconds(10)).until(() -> Files.readString(task.stdoutPath()).contains("started"));
+
+        assertThat(HostCgroups.cpuQuota(driver.cgroupOf(handle).orElseThrow())).isEqualTo("max 100000");
+    }
+
+    @Test
     void memoryLimitIsEnforcedAndTheOomKillReported() throws Exception {
         // 32 MB limit; the shell tries to hold 100 MB
         TaskHandle handle = start(task("x=$(head -c 100000000 /dev/zero | tr '\\0' a); echo never", 32, 0, Map.of()));
@@ -241,6 +262,10 @@ class ExecDriverTest {
         assertThatThrownBy(() -> driver.validate(Map.of("command", "/bin/true", "image", "x")))
                 .isInstanceOf(TaskConfigValidationException.class).hasMessageContaining("\"image\"");
         assertThatThrownBy(() -> driver.validate(Map.of("args", List.of("x")))).isInstanceOf(TaskConfigValidationException.class);
+        assertThatThrownBy(() -> driver.validate(Map.of("command", "/bin/true", "cpu_cfs_period", 999)))
+                .isInstanceOf(TaskConfigValidationException.class).hasMessageContaining("between 1000 and 1000000");
+        assertThatThrownBy(() -> driver.validate(Map.of("command", "/bin/true", "cpu_hard_limit", "yes")))
+                .isInstanceOf(TaskConfigValidationException.class).hasMessageContaining("cpu_hard_limit");
     }
 
 

@@ -67,6 +67,19 @@ public final class HostCgroups {
         return cgroup.version() == CgroupVersion.V2 ? limits.v2Weight() : limits.v1Shares();
     }
 
+    /**
+     * The CFS quota as {@code "QUOTA PERIOD"} in microseconds, v2's {@code cpu.max} format ({@code max} for none); on v1
+     * read from {@code cpu.cfs_quota_us} ({@code -1} for none) and {@code cpu.cfs_period_us}.
+     */
+    public static String cpuQuota(TaskCgroup cgroup) throws IOException {
+        Path cpu = cgroup.dir("cpu");
+        if (cgroup.version() == CgroupVersion.V2) {
+            return Files.readString(cpu.resolve("cpu.max")).strip();
+        }
+        long quota = read(cpu, "cpu.cfs_quota_us");
+        return (quota < 0 ? "max" : Long.toString(quota)) + " " + read(cpu, "cpu.cfs_period_us");
+    }
+
     public static long pidsMax(TaskCgroup cgroup) throws IOException {
         return read(cgroup.dir("pids"), "pids.max");
     }
