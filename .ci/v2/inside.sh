@@ -11,8 +11,11 @@ if [ "${BERTH_V2_TESTS:-1}" = 1 ]; then
   classes=()
   for c in $(cat .ci/v2/test-classes); do classes+=(--select-class "$c"); done
   started=$(date +%s)
-  "$JAVA" -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -jar "$OUT/junit-console.jar" execute \
-    --class-path "$(cat "$OUT/test-classpath")" --reports-dir "$OUT/junit" --details=tree --disable-banner \
+  # The test classes on the JVM's own class path (as Surefire puts them): tests that start a JVM child with
+  # java.class.path need it there.
+  "$JAVA" -XX:TieredStopAtLevel=1 -XX:+UseSerialGC --enable-native-access=ALL-UNNAMED \
+    -cp "$(cat "$OUT/test-classpath"):$OUT/junit-console.jar" org.junit.platform.console.ConsoleLauncher execute \
+    --reports-dir "$OUT/junit" --details=tree --disable-banner \
     --fail-if-no-tests "${classes[@]}" > "$OUT/tests.log" 2>&1
   rc=$?
   grep -vE '^\s*$' "$OUT/tests.log" | tail -n 60
