@@ -45,8 +45,6 @@ class ArchitectureTest {
             "the whole TaskDriver contract for docker; each phase is one engine call sequence",
             "dev/berth/driver/rawexec/RawExecDriver.java",
             "the whole TaskDriver contract for raw_exec (start, recover, wait, stop, destroy, signal, exec)",
-            "dev/berth/driver/rawexec/SpawnedChildren.java",
-            "posix_spawn and the one epoll exit loop over every child's pidfd share their native state",
             "dev/berth/job/LocalScheduler.java",
             "the scheduling loop carries out a JobPlan: placement, reschedule and stop of one job in one pass",
             "dev/berth/stats/TaskStatsCollector.java",

@@ -20,7 +20,9 @@ class DriverWiringIntegrationTest {
     void mockAndRawExecAreRegisteredAndHealthy() {
         assertThat(drivers.driver("mock_driver").orElseThrow().fingerprint())
                 .isEqualTo(DriverFingerprint.healthy(Map.of("driver.mock_driver", "true")));
-        assertThat(drivers.driver("raw_exec").orElseThrow().fingerprint())
-                .isEqualTo(DriverFingerprint.healthy(Map.of("driver.raw_exec", "true")));
+        DriverFingerprint rawExec = drivers.driver("raw_exec").orElseThrow().fingerprint();
+        assertThat(rawExec.health()).isEqualTo(HealthState.HEALTHY);
+        // this host's tasks get cgroups (root, v1 or v2): raw_exec says so beside its presence
+        assertThat(rawExec.attributes()).containsEntry("driver.raw_exec", "true").containsEntry("driver.raw_exec.cgroups", "true");
     }
 }

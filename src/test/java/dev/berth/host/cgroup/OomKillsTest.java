@@ -22,6 +22,7 @@ class OomKillsTest {
 
     @Test
     void v2CountsComeFromMemoryEvents() throws IOException {
+        Files.writeString(root.resolve("cgroup.controllers"), "cpu memory pids\n");
         Files.writeString(root.resolve("cgroup.subtree_control"), "");
         CgroupManager manager = new CgroupManager(new CgroupMounts(Map.of(), root), new NodeIdentity("0123456789abcdef"), d -> { });
         TaskCgroup cgroup = manager.create("a", "t", CgroupLimits.none()).orElseThrow();
