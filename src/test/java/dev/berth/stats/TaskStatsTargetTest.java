@@ -24,6 +24,7 @@ class TaskStatsTargetTest {
 
     @Test
     void aHandleWithAnExistingCgroupIsReadFromTheCgroupElseFromItsProcessTree() throws IOException {
+        Files.writeString(root.resolve("cgroup.controllers"), "cpu memory pids\n");
         Files.writeString(root.resolve("cgroup.subtree_control"), "");
         CgroupManager cgroups = new CgroupManager(new CgroupMounts(Map.of(), root), new NodeIdentity("node-1"), d -> { });
         TaskCgroup cgroup = cgroups.create("a1", "web", CgroupLimits.none()).orElseThrow();
