@@ -31,4 +31,17 @@ class PlacementValidationTest {
                 .hasMessageContaining("Minimum MemoryMB value is 10; got 4");
         assertThatCode(() -> LocalScheduler.validateForPlacement(job(10))).doesNotThrowAnyException();
     }
+
+    @Test
+    void reservedCoresAreRefusedRatherThanIgnored() {
+        ObjectNode job = JobDefaults.canonicalize((ObjectNode) json.readTree("""
+                {"ID":"cores","Type":"service","TaskGroups":[{"Name":"g","Count":1,
+                  "Tasks":[{"Name":"t","Driver":"raw_exec","Config":{"command":"/bin/sleep","args":["60"]},
+                    "Resources":{"Cores":2,"MemoryMB":64}}]}]}"""));
+
+        assertThatThrownBy(() -> LocalScheduler.validateForPlacement(job))
+                .isInstanceOf(JobException.class)
+                .hasMessageContaining("Task group g validation failed")
+                .hasMessageContaining("Reserved cores are not supported by this agent yet");
+    }
 }

@@ -11,7 +11,8 @@ import dev.berth.device.DeviceRequest;
 
 /**
  * A task's resource ask: CPU in MHz shares, memory in MB, task-level networks, device requests ({@code Devices}) and the
- * size of its {@code secrets/} tmpfs in MB ({@code SecretsMB}, Nomad's default 1 when unset).
+ * size of its {@code secrets/} tmpfs in MB ({@code SecretsMB}, Nomad's default 1 when unset). {@code Cores} (whole
+ * reserved cores) is read only so that a task asking for them is refused rather than run without them.
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -21,14 +22,20 @@ public record ResourcesSpec(
         @JsonProperty("MemoryMaxMB") Integer memoryMaxMb,
         @JsonProperty("Networks") List<NetworkSpec> networks,
         @JsonProperty("Devices") List<DeviceRequest> devices,
-        @JsonProperty("SecretsMB") Integer secretsMb) {
+        @JsonProperty("SecretsMB") Integer secretsMb,
+        @JsonProperty("Cores") Integer cores) {
+
+    public ResourcesSpec(Integer cpu, Integer memoryMb, Integer memoryMaxMb, List<NetworkSpec> networks, List<DeviceRequest> devices,
+            Integer secretsMb) {
+        this(cpu, memoryMb, memoryMaxMb, networks, devices, secretsMb, null);
+    }
 
     public ResourcesSpec(Integer cpu, Integer memoryMb, Integer memoryMaxMb, List<NetworkSpec> networks) {
-        this(cpu, memoryMb, memoryMaxMb, networks, null, null);
+        this(cpu, memoryMb, memoryMaxMb, networks, null, null, null);
     }
 
     public ResourcesSpec(Integer cpu, Integer memoryMb, Integer memoryMaxMb, List<NetworkSpec> networks, List<DeviceRequest> devices) {
-        this(cpu, memoryMb, memoryMaxMb, networks, devices, null);
+        this(cpu, memoryMb, memoryMaxMb, networks, devices, null, null);
     }
 
     /** The device requests, never null. */
