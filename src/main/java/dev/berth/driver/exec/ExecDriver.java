@@ -3,7 +3,9 @@ package dev.berth.driver.exec;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -35,9 +37,12 @@ import dev.berth.host.cgroup.OomKills;
 /**
  * Nomad's {@code exec}: raw_exec plus a cgroup per task that enforces the task's memory ({@code MemoryMB} /
  * {@code MemoryMaxMB}), CPU shares ({@code CPU}; v2 weight) and a pids limit. The process lifecycle (own session,
- * signals to the group, exit status surviving the agent, recover) is raw_exec's; its launch shim joins the task's
- * cgroup <em>before</em> it starts the program, so every process of the task, the shim included, is inside. An OOM
- * kill counted by the cgroup during the run is reported as {@link ExitResult#oomKilled()}. Destroy removes the cgroup.
+ * signals to the group, exit status surviving the agent, recover) is raw_exec's; this driver wraps the task's
+ * program so it enters its cgroup <em>before</em> it execs, so every process of the task is born inside. raw_exec's
+ * launch shim, which records the exit status, deliberately stays outside: inside, the task's memory limit would make it
+ * an OOM-kill candidate whenever the task runs out (the kernel may kill more than one process of a cgroup), and a killed
+ * shim loses the exit status. An OOM kill counted by the cgroup during the run is reported as
+ * {@link ExitResult#oomKilled()}. Destroy removes the cgroup.
  *
  * <p>Healthy only when task cgroups can be made with the memory, cpu and pids controllers ({@link CgroupManager#setup()});
  * otherwise unhealthy with the step that failed, so no work is admitted that would fail at start.
@@ -52,6 +57,13 @@ public class ExecDriver implements HostExecDriver, AutoCloseable {
     static final String STATE_CGROUP_VERSION = TaskHandles.CGROUP_VERSION;
     static final String STATE_OOM_BASE = "oom_kill_base";
     static final List<String> REQUIRED_CONTROLLERS = List.of("memory", "cpu", "pids");
+
+    /**
+     * Runs as {@code sh -c ENTER berth-exec <n> <procs file>… <keep PWD 0|1> <program> <args>…}: writes its own pid
+     * into every hierarchy's {@code cgroup.procs}, then execs the program, so nothing of the task runs outside.
+     */
+    static final String ENTER = "n=$1; shift; while [ \"$n\" -gt 0 ]; do echo $$ > \"$1\" || exit 125; shift; n=$((n-1)); done; "
+            + "[ \"$1\" = 1 ] || unset PWD; shift; exec \"$@\"";
 
     private static final Logger log = LoggerFactory.getLogger(ExecDriver.class);
 
@@ -133,9 +145,17 @@ public class ExecDriver implements HostExecDriver, AutoCloseable {
             throw new DriverException("cannot create a cgroup for task " + task.id() + ": " + e.getMessage(), false, e);
         }
         long oomBase = OomKills.count(cgroup);
+
+        List<String> args = new ArrayList<>(List.of("-c", ENTER, "berth-exec"));
+        LinkedHashSet<Path> dirs = new LinkedHashSet<>(cgroup.dirs().values());
+        args.add(Integer.toString(dirs.size()));
+        dirs.forEach(dir -> args.add(dir.resolve("cgroup.procs").toString()));
+        args.add(task.env().containsKey("PWD") ? "1" : "0");
+        args.add(program.toString());
+        args.addAll(config.args());
         TaskHandle started;
         try {
-            started = processes.start(task, new RawExecTaskConfig(program.toString(), config.args(), config.workDir()), cgroup);
+            started = processes.start(task, new RawExecTaskConfig("/bin/sh", args, config.workDir()));
         } catch (DriverException e) {
             removeQuietly(cgroup);
             throw e;

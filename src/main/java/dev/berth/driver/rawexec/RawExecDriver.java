@@ -142,17 +142,13 @@ public class RawExecDriver implements HostExecDriver, AutoCloseable {
         } catch (TaskConfigValidationException ex) {
             throw new DriverException("failed to decode driver config: " + ex.getMessage(), false, ex);
         }
-        return launch(task, cfg, Optional.empty());
+        return launch(task, cfg);
     }
 
-    /**
-     * Starts {@code task} with typed settings instead of its user config, in a cgroup the caller made (the exec
-     * driver's, with limits): the launch shim joins it before anything of the task runs, and at the exit its OOM count
-     * is read and it is removed, as for raw_exec's own.
-     */
-    public TaskHandle start(TaskConfig task, RawExecTaskConfig cfg, TaskCgroup cgroup) throws DriverException {
+    /** Starts {@code task} with typed settings instead of its user config (the exec driver's wrapper command). */
+    public TaskHandle start(TaskConfig task, RawExecTaskConfig cfg) throws DriverException {
         checkUsable();
-        return launch(task, cfg, Optional.of(cgroup));
+        return launch(task, cfg);
     }
 
     private void checkUsable() throws DriverException {
@@ -164,8 +160,7 @@ public class RawExecDriver implements HostExecDriver, AutoCloseable {
         }
     }
 
-    /** @param given the task's cgroup when the caller made it; empty: raw_exec makes one without limits if it can */
-    private TaskHandle launch(TaskConfig task, RawExecTaskConfig cfg, Optional<TaskCgroup> given) throws DriverException {
+    private TaskHandle launch(TaskConfig task, RawExecTaskConfig cfg) throws DriverException {
         RawTask previous = tasks.get(task.id());
         if (previous != null && !previous.exit.isDone()) {
             throw new DriverException("task with ID \"" + task.id() + "\" already started", false);
@@ -178,7 +173,7 @@ public class RawExecDriver implements HostExecDriver, AutoCloseable {
         Path workDir = cfg.workDir().isEmpty() ? task.taskDir() : Path.of(cfg.workDir());
 
         Path exitFile = exitDir.resolve(task.id().replaceAll("[^A-Za-z0-9._-]", "_") + "-" + System.nanoTime() + ".exit");
-        Optional<TaskCgroup> cgroup = given.isPresent() || cgroups == null ? given
+        Optional<TaskCgroup> cgroup = cgroups == null ? Optional.empty()
                 : cgroups.create(task.allocId(), task.taskName(), CgroupLimits.none());
         List<Path> cgroupProcs = cgroup.map(c -> c.dirs().values().stream().distinct().map(d -> d.resolve("cgroup.procs")).toList())
                 .orElse(List.of());
