@@ -91,6 +91,9 @@ class TaskStatsKernelTest {
     void aBusyLoopReadsAboutOneCoreAndAnIdleTaskAboutNothing(Source source) throws Exception {
         Process busy = start(source, "/bin/sh", "-c", "while :; do :; done");
         Process idle = start(source, "sleep", "300");
+        // the idle window starts once the idle task is really idle: its start-up (the joining shell, the exec of sleep)
+        // costs CPU, a lot of it on a slow or busy machine, and is not what this measures
+        await().atMost(Duration.ofSeconds(60)).until(() -> asleepAs(idle.pid(), "sleep"));
         TaskSampler busySampler = sampler(source, busy);
         TaskSampler idleSampler = sampler(source, idle);
         busySampler.sample();
@@ -112,6 +115,17 @@ class TaskStatsKernelTest {
         assertThat(busyCpu.totalTicks()).isPositive();
         assertThat(idleCpu.percent()).isLessThan(2.0);
         assertThat(busyCpu.measured()).contains("System Mode", "User Mode", "Percent");
+    }
+
+    /** Whether {@code /proc/<pid>/stat} shows the process as {@code comm} (its exec done) and sleeping. */
+    private static boolean asleepAs(long pid, String comm) {
+        try {
+            String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
+            int close = stat.lastIndexOf(')');
+            return stat.substring(stat.indexOf('(') + 1, close).equals(comm) && stat.charAt(close + 2) == 'S';
+        } catch (IOException | RuntimeException gone) {
+            return false;
+        }
     }
 
     private Process start(Source source, String... command) throws IOException {
