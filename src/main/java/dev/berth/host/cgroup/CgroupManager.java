@@ -1,7 +1,6 @@
 package dev.berth.host.cgroup;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.FileSystemException;
 import java.nio.file.Files;
@@ -174,18 +173,17 @@ public class CgroupManager {
      * @throws CgroupUnavailableException with the step that failed and the kernel's answer
      */
     public TaskCgroup make(String allocId, String taskName, CgroupLimits limits) throws CgroupUnavailableException {
-        if (!(setup() instanceof CgroupSetup.Ready ready)) {
-            throw new CgroupUnavailableException(((CgroupSetup.Unavailable) setup()).reason());
+        Set<String> controllers = switch (setup()) {
+            case CgroupSetup.Ready ready -> ready.controllers();
+            case CgroupSetup.Unavailable(String reason) -> throw new CgroupUnavailableException(reason);
+        };
+        if (version() == CgroupVersion.V2) {
+            V2Delegation.readyParent(v2Base.resolve(parent), controllers);
         }
         TaskCgroup cgroup = handle(v2Base, parent + "/" + sanitize(allocId) + "." + sanitize(taskName));
         String step = "create " + cgroup.name();
         try {
-            if (version() == CgroupVersion.V2) {
-                // the parent may have gone since the setup (removed when empty at an agent stop)
-                Path parentDir = v2Base.resolve(parent);
-                mkdir(parentDir);
-                enableControllers(parentDir, ready.controllers());
-            } else {
+            if (version() == CgroupVersion.V1) { // the parents may have gone since the setup (removed when empty at a stop)
                 for (Path dir : cgroup.dirs().values()) {
                     mkdir(dir.getParent());
                 }
@@ -289,21 +287,6 @@ public class CgroupManager {
             }
         }
         return new TaskCgroup(version(), name, dirs, sleeper);
-    }
-
-    // The parent's subtree_control must list a controller before a child can use it (v2 "top-down" rule).
-    private static void enableControllers(Path dir, Set<String> controllers) throws IOException {
-        Path control = dir.resolve("cgroup.subtree_control");
-        String enabled = " " + (Files.exists(control) ? Files.readString(control).strip() : "") + " ";
-        StringBuilder wanted = new StringBuilder();
-        for (String controller : controllers) {
-            if (!enabled.contains(" " + controller + " ")) {
-                wanted.append(wanted.isEmpty() ? "" : " ").append('+').append(controller);
-            }
-        }
-        if (!wanted.isEmpty()) {
-            Files.writeString(control, wanted, StandardCharsets.US_ASCII);
-        }
     }
 
     private static void mkdir(Path dir) throws IOException {

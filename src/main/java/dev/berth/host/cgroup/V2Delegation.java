@@ -69,14 +69,23 @@ final class V2Delegation {
             enable(mount, controllers);
             mkdir(parent);
             enable(parent, controllers);
-        } catch (SetupException e) {
+        } catch (CgroupUnavailableException e) {
             return new CgroupSetup.Unavailable(e.getMessage());
         }
         return new CgroupSetup.Ready(Set.of(parent), controllers, agentNow);
     }
 
+    /**
+     * Makes the node's parent (again: it is removed when empty at an agent stop) with {@code controllers} enabled for
+     * its children, after {@link #prepare} readied the root above it.
+     */
+    static void readyParent(Path parent, Set<String> controllers) throws CgroupUnavailableException {
+        mkdir(parent);
+        enable(parent, controllers);
+    }
+
     /** Moves every process of {@code cgroup} into its {@link #AGENT_LEAF} child; returns the leaf. */
-    private static Path moveProcessesToLeaf(Path cgroup) throws SetupException {
+    private static Path moveProcessesToLeaf(Path cgroup) throws CgroupUnavailableException {
         Path leaf = cgroup.resolve(AGENT_LEAF);
         mkdir(leaf);
         Path target = leaf.resolve("cgroup.procs");
@@ -92,17 +101,17 @@ final class V2Delegation {
                     Files.writeString(target, pid, StandardCharsets.US_ASCII);
                 } catch (FileSystemException refused) {
                     if (Files.exists(Path.of("/proc", pid))) { // else it exited meanwhile ("No such process")
-                        throw new SetupException("moving process " + pid + " into " + target + " failed: " + message(refused));
+                        throw new CgroupUnavailableException("moving process " + pid + " into " + target + " failed: " + message(refused));
                     }
                 } catch (IOException e) {
-                    throw new SetupException("moving process " + pid + " into " + target + " failed: " + message(e));
+                    throw new CgroupUnavailableException("moving process " + pid + " into " + target + " failed: " + message(e));
                 }
             }
         }
-        throw new SetupException("processes keep appearing in " + cgroup.resolve("cgroup.procs") + "; cannot empty it");
+        throw new CgroupUnavailableException("processes keep appearing in " + cgroup.resolve("cgroup.procs") + "; cannot empty it");
     }
 
-    private static void enable(Path dir, Set<String> controllers) throws SetupException {
+    private static void enable(Path dir, Set<String> controllers) throws CgroupUnavailableException {
         List<String> missing = missingIn(dir, controllers);
         if (missing.isEmpty()) {
             return;
@@ -116,35 +125,35 @@ final class V2Delegation {
             if (why.contains("busy")) {
                 why += " (the cgroup holds processes; cgroup v2 lets a cgroup that enables controllers hold none)";
             }
-            throw new SetupException("writing '" + change + "' to " + control + " failed: " + why);
+            throw new CgroupUnavailableException("writing '" + change + "' to " + control + " failed: " + why);
         }
     }
 
-    private static List<String> missingIn(Path dir, Set<String> controllers) throws SetupException {
+    private static List<String> missingIn(Path dir, Set<String> controllers) throws CgroupUnavailableException {
         Path control = dir.resolve("cgroup.subtree_control");
         try {
             Set<String> enabled = Files.exists(control) ? words(Files.readString(control)) : Set.of();
             return controllers.stream().filter(c -> !enabled.contains(c)).toList();
         } catch (IOException e) {
-            throw new SetupException("cannot read " + control + ": " + message(e));
+            throw new CgroupUnavailableException("cannot read " + control + ": " + message(e));
         }
     }
 
-    private static List<String> procs(Path cgroup) throws SetupException {
+    private static List<String> procs(Path cgroup) throws CgroupUnavailableException {
         try {
             return Files.readAllLines(cgroup.resolve("cgroup.procs")).stream().map(String::strip).filter(l -> !l.isEmpty()).toList();
         } catch (IOException e) {
-            throw new SetupException("cannot read " + cgroup.resolve("cgroup.procs") + ": " + message(e));
+            throw new CgroupUnavailableException("cannot read " + cgroup.resolve("cgroup.procs") + ": " + message(e));
         }
     }
 
-    private static void mkdir(Path dir) throws SetupException {
+    private static void mkdir(Path dir) throws CgroupUnavailableException {
         try {
             Files.createDirectory(dir);
         } catch (FileAlreadyExistsException reused) {
             // an agent restart, or the leaf made by an earlier start in this container
         } catch (IOException e) {
-            throw new SetupException("cannot create " + dir + ": " + message(e));
+            throw new CgroupUnavailableException("cannot create " + dir + ": " + message(e));
         }
     }
 
@@ -159,11 +168,5 @@ final class V2Delegation {
             return fs.getReason();
         }
         return e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
-    }
-
-    private static final class SetupException extends Exception {
-        SetupException(String message) {
-            super(message, null, false, false);
-        }
     }
 }
