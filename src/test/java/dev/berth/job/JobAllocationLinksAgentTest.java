@@ -1,6 +1,5 @@
 package dev.berth.job;
 
-import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -13,7 +12,6 @@ import org.junit.jupiter.api.Test;
 import org.springframework.boot.test.web.server.LocalServerPort;
 
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
 
 import dev.berth.support.AgentIntegrationTest;
 import dev.berth.support.Http;
@@ -32,7 +30,6 @@ class JobAllocationLinksAgentTest {
     @LocalServerPort
     int port;
 
-    final JsonMapper json = JsonMapper.builder().build();
     String jobId;
 
     @BeforeEach
@@ -53,15 +50,11 @@ class JobAllocationLinksAgentTest {
     }
 
     JsonNode get(String path) throws Exception {
-        HttpResponse<String> r = Http.send(port, "GET", path, null);
-        assertThat(r.statusCode()).as(path + " " + r.body()).isEqualTo(200);
-        return json.readTree(r.body());
+        return Http.ok(port, "GET", path, null);
     }
 
     JsonNode send(String method, String path, String body) throws Exception {
-        HttpResponse<String> r = Http.send(port, method, path, body);
-        assertThat(r.statusCode()).as(path + " " + r.body()).isEqualTo(200);
-        return json.readTree(r.body());
+        return Http.ok(port, method, path, body);
     }
 
     List<String> running() throws Exception {

@@ -59,15 +59,11 @@ class JobApiAgentTest {
     }
 
     JsonNode get(String path) throws Exception {
-        HttpResponse<String> r = Http.send(port, "GET", path, null);
-        assertThat(r.statusCode()).as(path + " " + r.body()).isEqualTo(200);
-        return json.readTree(r.body());
+        return Http.ok(port, "GET", path, null);
     }
 
     JsonNode send(String method, String path, String body) throws Exception {
-        HttpResponse<String> r = Http.send(port, method, path, body);
-        assertThat(r.statusCode()).as(path + " " + r.body()).isEqualTo(200);
-        return json.readTree(r.body());
+        return Http.ok(port, method, path, body);
     }
 
     List<String> running() throws Exception {

@@ -7,10 +7,16 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
 /** Requests against the agent on loopback: plain GETs, and JSON requests with any method. */
 public final class Http {
 
     private static final HttpClient CLIENT = HttpClient.newHttpClient();
+    private static final JsonMapper JSON = JsonMapper.builder().build();
 
     private Http() {
     }
@@ -33,5 +39,12 @@ public final class Http {
                 .header("Content-Type", "application/json");
         b.method(method, jsonBody == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(jsonBody));
         return CLIENT.send(b.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    /** Sends a request that must answer 200 (the body in the failure message otherwise) and returns its JSON body. */
+    public static JsonNode ok(int port, String method, String pathAndQuery, String jsonBody) throws IOException, InterruptedException {
+        HttpResponse<String> r = send(port, method, pathAndQuery, jsonBody);
+        assertThat(r.statusCode()).as(pathAndQuery + " " + r.body()).isEqualTo(200);
+        return JSON.readTree(r.body());
     }
 }
