@@ -211,4 +211,10 @@ public class VariableLocks implements SmartLifecycle {
     public boolean isRunning() {
         return sweeper != null;
     }
+
+    /** Before the web server takes requests: a holder renewing right after a restart finds its lease. */
+    @Override
+    public int getPhase() {
+        return 0;
+    }
 }
