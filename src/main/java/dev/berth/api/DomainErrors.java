@@ -12,6 +12,7 @@ import dev.berth.alloc.fs.FsAccessException;
 import dev.berth.alloc.gc.NotEligibleForGcException;
 import dev.berth.alloc.spec.SpecValidationException;
 import dev.berth.job.JobException;
+import dev.berth.variables.VariableException;
 
 /**
  * The one mapping from the feature packages' exceptions (named for what went wrong) to HTTP: each becomes an RFC 9457
@@ -53,6 +54,14 @@ final class DomainErrors {
                 case INVALID -> of(HttpStatus.BAD_REQUEST, "Invalid job request", j.getMessage());
                 case NOT_FOUND -> of(HttpStatus.NOT_FOUND, "Not found", j.getMessage());
                 case STALE_INDEX -> of(HttpStatus.CONFLICT, "Job modified since the given index", j.getMessage());
+            };
+            case VariableException v -> switch (v.kind()) {
+                case INVALID -> of(HttpStatus.BAD_REQUEST, "Invalid variable request", v.getMessage());
+                case NOT_FOUND -> of(HttpStatus.NOT_FOUND, "Variable not found", v.getMessage());
+                case LOCK_CONFLICT -> of(HttpStatus.CONFLICT, "Variable lock conflict", v.getMessage());
+                case PERMISSION_DENIED -> of(HttpStatus.FORBIDDEN, "Permission denied", v.getMessage());
+                // the node key that sealed it is gone: the node's state, not the request, is at fault
+                case UNREADABLE -> of(HttpStatus.INTERNAL_SERVER_ERROR, "Variable unreadable", v.getMessage());
             };
             default -> null;
         };

@@ -96,7 +96,7 @@ final class EventJson {
             case Allocation, Evaluation -> List.of(text(payload, "JobID"), text(payload, "DeploymentID"));
             case Service -> List.of(text(payload, "JobID"), text(payload, "ServiceName"));
             case Deployment -> List.of(text(payload, "JobID"));
-            case Job, Node -> null;
+            case Job, Node, Variable -> null;
         };
         if (filterKeys == null) {
             event.putNull("FilterKeys");
@@ -105,7 +105,11 @@ final class EventJson {
             filterKeys.forEach(keys::add);
         }
         event.put("Index", change.index());
-        event.putObject("Payload").set(change.topic().name(), payload);
+        if (change.topic() == Topic.Variable && change.payload() instanceof dev.berth.variables.VariableEvent variable) {
+            event.set("Payload", VariableJson.event(variable)); // Nomad's VariableEvent is not wrapped by its topic
+        } else {
+            event.putObject("Payload").set(change.topic().name(), payload);
+        }
         return event;
     }
 

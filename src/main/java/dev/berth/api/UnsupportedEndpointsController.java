@@ -15,7 +15,7 @@ class UnsupportedEndpointsController {
 
     @RequestMapping({"/v1/acl/**", "/v1/operator/**", "/v1/namespaces", "/v1/namespace", "/v1/namespace/**",
             "/v1/deployments", "/v1/deployment/**", "/v1/volumes/**", "/v1/volume/**", "/v1/plugins",
-            "/v1/plugin/**", "/v1/search", "/v1/search/**", "/v1/scaling/**", "/v1/vars", "/v1/var/**", "/v1/node/pools",
+            "/v1/plugin/**", "/v1/search", "/v1/search/**", "/v1/scaling/**", "/v1/node/pools",
             "/v1/node/pool/**", "/v1/agent/join", "/v1/agent/force-leave", "/v1/agent/keyring/**", "/v1/agent/schedulers",
             "/v1/agent/schedulers/**", "/v1/system/reconcile/summaries", "/v1/quotas", "/v1/quota/**", "/v1/sentinel/**",
             "/v1/recommendations", "/v1/recommendation/**", "/v1/node/{id}/drain", "/v1/node/{id}/eligibility",
@@ -49,9 +49,6 @@ class UnsupportedEndpointsController {
         }
         if (path.startsWith("/v1/scaling")) {
             return "Berth keeps no scaling policies; scale a group with /v1/job/:id/scale";
-        }
-        if (path.startsWith("/v1/var")) {
-            return "Berth has no variables store";
         }
         if (path.startsWith("/v1/node/pool")) {
             return "Berth keeps no node pool objects: its one node and every job are in the default pool";

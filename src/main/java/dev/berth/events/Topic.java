@@ -7,5 +7,6 @@ public enum Topic {
     Job,
     Evaluation,
     Deployment,
-    Service
+    Service,
+    Variable
 }
