@@ -32,7 +32,7 @@ class JobPlanTest {
 
     Placement placed(ObjectNode job, int index, String status, Long failedAt, List<Long> reschedules) {
         return new Placement("a" + index, "default", "j", "g", index, job.path("Version").asLong(),
-                GroupHash.of(job.path("TaskGroups").get(0)), null, reschedules, false, false, status, failedAt, false, index, null);
+                GroupHash.of(job.path("TaskGroups").get(0)), null, reschedules, false, false, status, failedAt, false, index, null, null, false);
     }
 
     JobPlan plan(ObjectNode job, List<Placement> mine) {
