@@ -103,7 +103,7 @@ record JobPlan(List<Placement> stops, List<InPlace> inPlace, List<Place> places,
             long budget = rollout != null ? rollout.budget() : maxParallel <= 0 ? Long.MAX_VALUE : maxParallel - inflight;
             if (rollout != null && rollout.canaries() > 0) {
                 int wanted = rollout.canaries();
-                for (Placement h : new TreeMap<>(holders).values()) {
+                for (Placement h : holders.descendingMap().values()) {   // lowest index first
                     boolean shadowed = aside.stream().anyMatch(c -> c.index() == h.index());
                     if (wanted > 0 && h.index() < count && !hash.equals(h.groupHash()) && !shadowed
                             && !ClientStatus.terminal(status(h, views))) {
