@@ -130,7 +130,7 @@ class JobPlanTest {
 
     Placement canary(ObjectNode job, int index) {
         return new Placement("c" + index, "default", "j", "g", index, job.path("Version").asLong(),
-                GroupHash.of(job.path("TaskGroups").get(0)), null, List.of(), false, true, "running", null, false, 100 + index, null,
+                GroupHash.of(job.path("TaskGroups").get(0)), null, List.of(), false, false, "running", null, false, 100 + index, null,
                 "d", true);
     }
 
