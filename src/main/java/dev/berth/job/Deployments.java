@@ -252,7 +252,7 @@ public class Deployments {
             byId.put(stored.deployment().id(), stored);
             persist(stored);
             p.publish(Topic.Deployment, health.isEmpty() ? "DeploymentStatusUpdate" : "DeploymentAllocHealth",
-                    stored.deployment().id(), stored.deployment().namespace(), Map.of("Deployment", stored.deployment()));
+                    stored.deployment().id(), stored.deployment().namespace(), stored.deployment());
             return index;
         }
     }
