@@ -183,6 +183,10 @@ class DeploymentAgentTest {
         });
         JsonNode running = latestDeployment();
         assertThat(running.path("Status").asString()).isEqualTo("running");
+        // times as Nomad writes them (RFC 3339, UTC): a deadline, and the zero time of a health not yet known
+        assertThat(running.path("TaskGroups").path("app").path("RequireProgressBy").asString()).matches("\\d{4}-\\d\\d-\\d\\dT.*Z");
+        JsonNode alloc = get("/v1/allocation/" + get("/v1/job/" + jobId + "/allocations").get(0).path("ID").asString());
+        assertThat(alloc.path("DeploymentID").asString()).isEqualTo(running.path("ID").asString());
 
         // a new registry, watcher and scheduler over the same store, as after an agent restart
         JobRegistry registry = new JobRegistry(store, feed, java.time.Clock.systemUTC());
