@@ -43,6 +43,36 @@
     }));
   }
 
+  // the job's latest deployment: status, each group's progress, and Promote while canaries wait for it
+  function renderDeployment(d) {
+    const box = document.getElementById("deployment");
+    if (!d) {
+      box.replaceChildren(el("p", { class: "muted" }, "None."));
+      return;
+    }
+    const rows = Object.entries(d.TaskGroups || {}).map(([name, g]) => el("tr", { "data-deployment-group": name },
+      el("td", {}, name), el("td", { class: "num" }, g.DesiredTotal), el("td", { class: "num" }, g.PlacedAllocs),
+      el("td", { class: "num" }, g.HealthyAllocs), el("td", { class: "num" }, g.UnhealthyAllocs),
+      el("td", {}, g.DesiredCanaries ? (g.PlacedCanaries || []).length + "/" + g.DesiredCanaries
+        + (g.Promoted ? " promoted" : "") : "–")));
+    const waits = d.Status === "running" && Object.values(d.TaskGroups || {}).some((g) => g.DesiredCanaries && !g.Promoted);
+    const promote = el("button", { type: "button", id: "promote-button" }, "Promote canaries");
+    promote.addEventListener("click", async () => {
+      try {
+        await Berth.api("/v1/deployment/promote/" + encodeURIComponent(d.ID),
+          { method: "POST", body: JSON.stringify({ DeploymentID: d.ID, All: true }) });
+      } catch (e) {
+        Berth.notice(document.getElementById("action-result"), "Promote refused: " + e.message);
+      }
+    });
+    box.replaceChildren(
+      el("p", { "data-deployment": d.ID }, status(d.Status), " ", d.StatusDescription, " ",
+        el("span", { class: "muted" }, "version " + d.JobVersion + ", " + d.ID.slice(0, 8))),
+      el("table", {}, el("thead", {}, el("tr", {}, ...["Group", "Desired", "Placed", "Healthy", "Unhealthy", "Canaries"]
+        .map((h) => el("th", { scope: "col" }, h)))), el("tbody", {}, rows)),
+      ...(waits ? [el("div", { class: "toolbar" }, promote)] : []));
+  }
+
   function started(a) {
     let first = Infinity;
     for (const t of Object.values(a.TaskStates || {})) {
@@ -105,6 +135,7 @@
     }, failed("job"));
     // the summary's index is the job's: allocation states change it without moving the index, so wait at most 5 s
     Berth.live(base + "/summary", (s) => { summary = s; renderGroups(); }, () => {}, 3000, "5s");
+    Berth.live(base + "/deployment", renderDeployment, failed("deployment"), 1000);
     // the job's allocations have no index of their own: re-read every 3 s (never faster)
     Berth.live(base + "/allocations", renderAllocs, failed("allocations"), 3000);
 

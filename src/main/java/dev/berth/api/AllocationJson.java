@@ -15,6 +15,7 @@ import dev.berth.alloc.AllocView;
 import dev.berth.alloc.store.ClientStatus;
 import dev.berth.fingerprint.Node;
 import dev.berth.fingerprint.NodeRegistry;
+import dev.berth.job.Deployments;
 import dev.berth.job.JobService;
 
 /**
@@ -23,7 +24,7 @@ import dev.berth.job.JobService;
  * by the node (indexes, times, node, client status, task states, assigned resources) and the fields a Nomad server
  * fills filled when absent (job {@code Priority} 50, {@code Region} "global", {@code Datacenters}, {@code Status},
  * {@code Version}, task {@code KillTimeout} / {@code LogConfig}, …), and for an allocation the local scheduler placed its
- * {@code EvalID} and {@code NextAllocation}. Also renders Nomad's {@code AllocListStub}.
+ * {@code EvalID}, {@code NextAllocation}, {@code DeploymentID} and {@code DeploymentStatus}. Also renders Nomad's {@code AllocListStub}.
  */
 @Component
 final class AllocationJson {
@@ -40,9 +41,11 @@ final class AllocationJson {
     private final JsonMapper json;
     private final NodeRegistry registry;
     private final JobService jobs;
+    private final Deployments deployments;
 
-    AllocationJson(JsonMapper json, NodeRegistry registry, JobService jobs) {
+    AllocationJson(JsonMapper json, NodeRegistry registry, JobService jobs, Deployments deployments) {
         this.json = json;
+        this.deployments = deployments;
         this.registry = registry;
         this.jobs = jobs;
     }
@@ -73,6 +76,10 @@ final class AllocationJson {
         String id = view.record().id();
         jobs.evalOf(id).ifPresent(e -> out.put("EvalID", e));
         jobs.replacementOf(id).ifPresent(next -> out.put("NextAllocation", next));
+        jobs.deploymentOf(id).ifPresent(d -> {
+            out.put("DeploymentID", d);
+            deployments.allocStatus(d, id).ifPresent(s -> out.put("DeploymentStatus", json.convertValue(s, MAP)));
+        });
         out.put("ClientStatus", view.record().clientStatus());
         putOrRemove(out, "ClientDescription", view.record().clientDescription());
         AllocationDtos.AllocationDto dto = AllocationDtos.AllocationDto.of(view, nodeId, nodeName);

@@ -27,6 +27,8 @@ import tools.jackson.databind.node.ObjectNode;
 import dev.berth.events.BlockingQueries;
 import dev.berth.events.Indexed;
 import dev.berth.events.Topic;
+import dev.berth.job.Deployment;
+import dev.berth.job.Deployments;
 import dev.berth.job.JobException;
 import dev.berth.job.JobScaling;
 import dev.berth.job.JobService;
@@ -34,24 +36,26 @@ import dev.berth.job.JobService;
 /**
  * The rest of Nomad's {@code /v1/job/:id/<action>} endpoints (register, read, versions, summary, allocations,
  * evaluations, plan, dispatch and periodic force are {@link JobController}'s; services are {@link ServiceController}'s):
- * scale status and scaling, evaluate, deployments (none: Berth runs no deployments), submission (none kept), actions;
- * revert, stable and running an action are a 501 naming what is missing.
+ * scale status and scaling, evaluate, deployments, stable, submission (none kept), actions; revert and running an
+ * action are a 501 naming what is missing.
  */
 @RestController
 class JobSubresourceController {
 
     private final JobService jobs;
     private final JobScaling scaling;
+    private final Deployments deployments;
     private final BlockingQueries queries;
     private final JsonMapper json = JsonMapper.builder().build();
 
-    JobSubresourceController(JobService jobs, JobScaling scaling, BlockingQueries queries) {
+    JobSubresourceController(JobService jobs, JobScaling scaling, Deployments deployments, BlockingQueries queries) {
         this.jobs = jobs;
+        this.deployments = deployments;
         this.scaling = scaling;
         this.queries = queries;
     }
 
-    /** Nomad's {@code JobScaleStatus}: per group Desired, Placed, Running (Healthy/Unhealthy 0: no deployments), Events. */
+    /** Nomad's {@code JobScaleStatus}: per group Desired, Placed, Running (Healthy/Unhealthy left 0), Events. */
     @GetMapping("/v1/job/{id}/scale")
     CompletableFuture<ResponseEntity<ObjectNode>> scaleStatus(@PathVariable String id,
             @RequestParam(defaultValue = "default") String namespace, HttpServletRequest request) {
@@ -96,16 +100,53 @@ class JobSubresourceController {
         return NomadQuery.ok(JobController.result(r), r.index());
     }
 
-    /** The job's deployments: none, as Nomad answers for a job that never had one (Berth runs no deployments). */
+    /**
+     * The job's deployments, newest first (blocking query): those of the job as registered now, or with {@code all=true}
+     * also those of an earlier job of the same ID (Nomad tells them apart by the job's create index).
+     */
     @GetMapping("/v1/job/{id}/deployments")
-    ResponseEntity<List<Object>> deployments(@PathVariable String id) {
-        return NomadQuery.ok(List.of(), 1);
+    CompletableFuture<ResponseEntity<List<Deployment>>> deployments(@PathVariable String id,
+            @RequestParam(defaultValue = "default") String namespace, @RequestParam(defaultValue = "false") boolean all,
+            HttpServletRequest request) {
+        Supplier<Indexed<List<Deployment>>> read = () -> {
+            long created = jobs.job(namespace, id).map(j -> j.path("CreateIndex").asLong()).orElse(-1L);
+            List<Deployment> out = deployments.ofJob(namespace, id).stream()
+                    .filter(d -> all || d.jobCreateIndex() == created).toList();
+            return new Indexed<>(out, out.stream().mapToLong(Deployment::modifyIndex).max().orElse(1));
+        };
+        return NomadQuery.blocking(queries, request, c -> c.topic() == Topic.Deployment, read, v -> v);
     }
 
-    /** The job's latest deployment: {@code null}, as Nomad answers for a job without one. */
+    /** The job's latest deployment, or {@code null} for a job without one (blocking query). */
     @GetMapping(path = "/v1/job/{id}/deployment", produces = MediaType.APPLICATION_JSON_VALUE)
-    ResponseEntity<String> deployment(@PathVariable String id) {
-        return ResponseEntity.ok().headers(NomadQuery.headers(1)).contentType(MediaType.APPLICATION_JSON).body("null");
+    CompletableFuture<ResponseEntity<String>> deployment(@PathVariable String id,
+            @RequestParam(defaultValue = "default") String namespace, HttpServletRequest request) {
+        Supplier<Indexed<String>> read = () -> {
+            long created = jobs.job(namespace, id).map(j -> j.path("CreateIndex").asLong()).orElse(-1L);
+            return deployments.ofJob(namespace, id).stream().filter(d -> d.jobCreateIndex() == created).findFirst()
+                    .map(d -> new Indexed<>(json.writeValueAsString(d), d.modifyIndex())).orElse(new Indexed<>("null", 1));
+        };
+        return NomadQuery.blocking(queries, request, c -> c.topic() == Topic.Deployment, read, v -> v);
+    }
+
+    /** Nomad's {@code JobStabilityRequest} ({@code JobID}, {@code JobVersion}, {@code Stable}) → {@code JobModifyIndex}, {@code Index}. */
+    @RequestMapping(path = "/v1/job/{id}/stable", method = {RequestMethod.PUT, RequestMethod.POST})
+    ResponseEntity<ObjectNode> stable(@PathVariable String id, @RequestBody(required = false) String raw,
+                                      @RequestParam(defaultValue = "default") String namespace) {
+        JsonNode body = body(raw);
+        if (body.path("JobID").asString("").isEmpty()) {
+            throw new ApiException.BadRequest("JobID must be specified");
+        }
+        if (!id.equals(body.path("JobID").asString())) {
+            throw new ApiException.BadRequest("Job ID does not match");
+        }
+        long version = body.path("JobVersion").asLong(0);
+        long index = jobs.registry().setStable(namespace, id, version, body.path("Stable").asBoolean(false));
+        if (index == 0) {
+            throw new ApiException.NotFound("job \"" + id + "\" at version " + version + " not found");
+        }
+        ObjectNode out = json.createObjectNode().put("JobModifyIndex", index).put("Index", index);
+        return NomadQuery.ok(out, index);
     }
 
     /** The jobspec source a job was submitted with: Berth keeps none, which Nomad answers with this 404. */
@@ -136,11 +177,10 @@ class JobSubresourceController {
         return out;
     }
 
-    @RequestMapping({"/v1/job/{id}/revert", "/v1/job/{id}/stable", "/v1/job/{id}/action"})
+    @RequestMapping({"/v1/job/{id}/revert", "/v1/job/{id}/action"})
     void notImplemented(HttpServletRequest request) {
         String path = request.getRequestURI();
         String what = path.endsWith("/revert") ? "reverting a job to an earlier version is not implemented by Berth's local scheduler"
-                : path.endsWith("/stable") ? "job versions are marked stable by deployments, which Berth does not run"
                 : "running a job action is not implemented (run its command with /v1/client/allocation/:id/exec)";
         throw new ApiException(HttpStatus.NOT_IMPLEMENTED, path + ": " + what + " (see docs/nomad-compatibility.md)");
     }

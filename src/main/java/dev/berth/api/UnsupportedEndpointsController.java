@@ -14,7 +14,7 @@ import org.springframework.web.bind.annotation.RestController;
 class UnsupportedEndpointsController {
 
     @RequestMapping({"/v1/acl/**", "/v1/operator/**", "/v1/namespaces", "/v1/namespace", "/v1/namespace/**",
-            "/v1/deployments", "/v1/deployment/**", "/v1/volumes/**", "/v1/volume/**", "/v1/plugins",
+            "/v1/deployment/unblock/**", "/v1/volumes/**", "/v1/volume/**", "/v1/plugins",
             "/v1/plugin/**", "/v1/search", "/v1/search/**", "/v1/scaling/**", "/v1/node/pools",
             "/v1/node/pool/**", "/v1/agent/join", "/v1/agent/force-leave", "/v1/agent/keyring/**", "/v1/agent/schedulers",
             "/v1/agent/schedulers/**", "/v1/system/reconcile/summaries", "/v1/quotas", "/v1/quota/**", "/v1/sentinel/**",
@@ -38,8 +38,7 @@ class UnsupportedEndpointsController {
             return "Berth keeps no namespace objects: a job or allocation is in the namespace it names";
         }
         if (path.startsWith("/v1/deployment")) {
-            return "Berth runs no deployments: its local scheduler replaces allocations update.max_parallel at a time, "
-                    + "without canaries, health-gated promotion or auto-revert";
+            return "Berth's deployments run in one region: there is no multiregion deployment to unblock";
         }
         if (path.startsWith("/v1/volume") || path.startsWith("/v1/plugin")) {
             return "Berth has no host or CSI volumes and no CSI plugins yet";

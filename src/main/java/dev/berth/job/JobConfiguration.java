@@ -10,6 +10,8 @@ import dev.berth.alloc.AllocManager;
 import dev.berth.alloc.task.Interpolator;
 import dev.berth.events.ChangeFeed;
 import dev.berth.fingerprint.NodeRegistry;
+import dev.berth.service.CheckResult;
+import dev.berth.service.ServiceChecks;
 
 /** Wires the node-local job API: registry, scheduler (started after allocations are restored) and service. */
 @Configuration(proxyBeanMethods = false)
@@ -20,10 +22,23 @@ class JobConfiguration {
         return new JobRegistry(store, feed, clock);
     }
 
+    @Bean
+    Deployments deployments(JobRegistry registry, JobStore store, ChangeFeed feed, Clock clock, AllocManager allocs,
+                            ServiceChecks checks) {
+        return new Deployments(registry, store, feed, clock, allocs,
+                allocId -> checks.results(allocId).values().stream().map(CheckResult::status).toList());
+    }
+
+    @Bean
+    DeploymentActions deploymentActions(Deployments deployments, Clock clock) {
+        return new DeploymentActions(deployments, clock);
+    }
+
     @Bean(destroyMethod = "close")
     LocalScheduler localScheduler(JobRegistry registry, AllocManager allocs, JobStore store, ChangeFeed feed, Clock clock,
-                                  NodeRegistry node) {
-        return new LocalScheduler(registry, allocs, store, feed, clock, () -> Interpolator.nodeAttributes(node.current(), null));
+                                  NodeRegistry node, Deployments deployments) {
+        return new LocalScheduler(registry, allocs, store, feed, clock, () -> Interpolator.nodeAttributes(node.current(), null),
+                deployments);
     }
 
     @Bean

@@ -25,9 +25,22 @@ import dev.berth.alloc.task.Interpolator;
  */
 record JobPlan(List<Placement> stops, List<InPlace> inPlace, List<Place> places, Map<String, Map<String, Integer>> desired) {
 
-    /** A new allocation: {@code previous} is the one it replaces (update or reschedule), {@code infeasible} a constraint reason. */
+    /**
+     * A new allocation: {@code previous} is the one it replaces (update or reschedule), {@code infeasible} a constraint
+     * reason, {@code canary} a canary placed beside the allocation of its index.
+     */
     record Place(String group, int index, String groupHash, Placement previous, boolean update, List<Long> reschedules,
-                 String infeasible) {
+                 String infeasible, boolean canary) {
+    }
+
+    /** What a group's canaries do in this pass: wait for a promotion, take over their index, or go. */
+    enum CanaryMode { AWAIT, ADOPT, DISCARD }
+
+    /**
+     * What a group's deployment lets this pass do ({@link DeploymentPlan}): {@code budget} destructive replacements may
+     * start, {@code canaries} more canaries are placed; what is placed joins {@code deploymentId} (null: none is active).
+     */
+    record Rollout(String deploymentId, int budget, int canaries, CanaryMode canaryMode) {
     }
 
     record InPlace(Placement placement) {
@@ -35,6 +48,12 @@ record JobPlan(List<Placement> stops, List<InPlace> inPlace, List<Place> places,
 
     static JobPlan compute(ObjectNode job, List<Placement> mine, Function<String, Optional<AllocView>> views, long nowMs,
                            Interpolator node) {
+        return compute(job, mine, views, nowMs, node, Map.of());
+    }
+
+    /** A pass in which the groups named in {@code rollouts} follow their deployment (the others roll as without one). */
+    static JobPlan compute(ObjectNode job, List<Placement> mine, Function<String, Optional<AllocView>> views, long nowMs,
+                           Interpolator node, Map<String, Rollout> rollouts) {
         List<Placement> stops = new ArrayList<>();
         List<InPlace> inPlace = new ArrayList<>();
         List<Place> places = new ArrayList<>();
@@ -62,13 +81,17 @@ record JobPlan(List<Placement> stops, List<InPlace> inPlace, List<Place> places,
             String hash = GroupHash.of(g);
             String infeasible = Constraints.unmet(job, g, node);
             int maxParallel = g.path("Update").path("MaxParallel").asInt(0);
+            Rollout rollout = rollouts.get(name);
             TreeMap<Integer, Placement> holders = new TreeMap<>(Comparator.reverseOrder());
-            for (Placement p : live.stream().filter(p -> p.group().equals(name)).sorted(Comparator.comparingLong(Placement::createIndex)).toList()) {
+            List<Placement> groupLive = live.stream().filter(p -> p.group().equals(name))
+                    .sorted(Comparator.comparingLong(Placement::createIndex)).toList();
+            for (Placement p : groupLive.stream().filter(p -> !p.canary()).toList()) {
                 Placement older = holders.put(p.index(), p);
                 if (older != null) {
                     stops.add(older);
                 }
             }
+            List<Placement> aside = canaries(groupLive, holders, rollout, job.path("Version").asLong(), stops);
             for (Placement p : holders.values()) {
                 if (p.index() >= count) {
                     stops.add(p);
@@ -77,12 +100,24 @@ record JobPlan(List<Placement> stops, List<InPlace> inPlace, List<Place> places,
             }
             long inflight = holders.values().stream().filter(p -> p.update() && p.index() < count
                     && ClientStatus.PENDING.equals(status(p, views))).count();
-            long budget = maxParallel <= 0 ? Long.MAX_VALUE : maxParallel - inflight;
+            long budget = rollout != null ? rollout.budget() : maxParallel <= 0 ? Long.MAX_VALUE : maxParallel - inflight;
+            if (rollout != null && rollout.canaries() > 0) {
+                int wanted = rollout.canaries();
+                for (Placement h : holders.descendingMap().values()) {   // lowest index first
+                    boolean shadowed = aside.stream().anyMatch(c -> c.index() == h.index());
+                    if (wanted > 0 && h.index() < count && !hash.equals(h.groupHash()) && !shadowed
+                            && !ClientStatus.terminal(status(h, views))) {
+                        places.add(new Place(name, h.index(), hash, null, false, List.of(), infeasible, true));
+                        bump(counts, "Canary");
+                        wanted--;
+                    }
+                }
+            }
             Reschedule policy = Reschedule.of(g.path("ReschedulePolicy"));
             for (int i = 0; i < count; i++) {
                 Placement h = holders.get(i);
                 if (h == null) {
-                    places.add(new Place(name, i, hash, null, false, List.of(), infeasible));
+                    places.add(new Place(name, i, hash, null, false, List.of(), infeasible, false));
                     bump(counts, "Place");
                     continue;
                 }
@@ -92,12 +127,12 @@ record JobPlan(List<Placement> stops, List<InPlace> inPlace, List<Place> places,
                     if (batch) {
                         bump(counts, "Ignore");
                     } else {
-                        places.add(new Place(name, i, hash, h, false, h.reschedules(), infeasible));
+                        places.add(new Place(name, i, hash, h, false, h.reschedules(), infeasible, false));
                         bump(counts, "Place");
                     }
                 } else if (ClientStatus.FAILED.equals(status) || ClientStatus.LOST.equals(status) || gone) {
                     if (gone) {
-                        places.add(new Place(name, i, hash, h, false, h.reschedules(), infeasible));
+                        places.add(new Place(name, i, hash, h, false, h.reschedules(), infeasible, false));
                         bump(counts, "Place");
                     } else if (!"system".equals(type) && !"sysbatch".equals(type) && policy.allowed(h.reschedules(), nowMs)) {
                         Duration delay = policy.delayAfter(h.reschedules().size());
@@ -105,7 +140,7 @@ record JobPlan(List<Placement> stops, List<InPlace> inPlace, List<Place> places,
                         if (nowMs >= failedAt + delay.toMillis()) {
                             List<Long> history = new ArrayList<>(h.reschedules());
                             history.add(nowMs);
-                            places.add(new Place(name, i, hash, h, false, history, infeasible));
+                            places.add(new Place(name, i, hash, h, false, history, infeasible, false));
                             bump(counts, "Place");
                         } else {
                             bump(counts, "Ignore");
@@ -115,7 +150,7 @@ record JobPlan(List<Placement> stops, List<InPlace> inPlace, List<Place> places,
                     }
                 } else if (!hash.equals(h.groupHash())) {
                     if (budget > 0) {
-                        places.add(new Place(name, i, hash, h, true, List.of(), infeasible));
+                        places.add(new Place(name, i, hash, h, true, List.of(), infeasible, false));
                         budget--;
                     }
                     bump(counts, "DestructiveUpdate");
@@ -128,6 +163,31 @@ record JobPlan(List<Placement> stops, List<InPlace> inPlace, List<Place> places,
             }
         }
         return new JobPlan(stops, inPlace, places, desired);
+    }
+
+    /**
+     * Sorts the group's live canaries: one alone at its index holds it (promoted earlier, or what it stood beside is
+     * gone); one beside a holder waits for the promotion (returned), takes the index over (the holder stops) or stops,
+     * as the rollout says. A canary of another job version never waits.
+     */
+    private static List<Placement> canaries(List<Placement> groupLive, Map<Integer, Placement> holders, Rollout rollout,
+                                            long version, List<Placement> stops) {
+        CanaryMode mode = rollout == null ? CanaryMode.DISCARD : rollout.canaryMode();
+        List<Placement> aside = new ArrayList<>();
+        for (Placement c : groupLive.stream().filter(Placement::canary).toList()) {
+            Placement holder = holders.get(c.index());
+            if (holder == null) {
+                holders.put(c.index(), c);
+            } else if (mode == CanaryMode.AWAIT && c.jobVersion() == version) {
+                aside.add(c);
+            } else if (mode == CanaryMode.ADOPT && c.jobVersion() == version) {
+                holders.put(c.index(), c);
+                stops.add(holder);
+            } else {
+                stops.add(c);
+            }
+        }
+        return aside;
     }
 
     private static void bump(Map<String, Integer> counts, String key) {

@@ -130,6 +130,25 @@ public class JobRegistry {
         });
     }
 
+    /**
+     * Marks one kept version of the job stable or not (a successful deployment, or {@code PUT /v1/job/:id/stable}); that
+     * version's {@code ModifyIndex} moves. Returns the write's index, 0 when the version is not kept.
+     */
+    public synchronized long setStable(String ns, String id, long version, boolean stable) {
+        Optional<ObjectNode> v = versions(ns, id).stream().filter(j -> j.path("Version").asLong() == version).findFirst();
+        if (v.isEmpty()) {
+            return 0;
+        }
+        try (var p = feed.begin()) {
+            ObjectNode j = v.get();
+            j.put("Stable", stable);
+            j.put("ModifyIndex", p.index());
+            store.putJobVersion(new JobStore.JobDocument(ns, id, version, json.writeValueAsString(j)));
+            p.publish(Topic.Job, "JobRegistered", id, ns, Map.of("Job", j));
+            return p.index();
+        }
+    }
+
     /** Removes the job, its versions and evaluations ({@code purge}). */
     public synchronized long purge(String ns, String id) {
         try (var p = feed.begin()) {

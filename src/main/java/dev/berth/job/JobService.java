@@ -48,7 +48,7 @@ public class JobService {
         }
         ObjectNode job = JobDefaults.canonicalize(raw.deepCopy());
         JobValidation.validate(job);
-        LocalScheduler.validateForPlacement(job);
+        JobValidation.validateForPlacement(job);
         JobRegistry.Registered reg = registry.register(job, enforceIndex);
         ObjectNode eval = registry.createEval(reg.job(), "job-register");
         scheduler.kick(ns(reg.job()), id(reg.job()), eval.path("ID").asString());
@@ -170,6 +170,18 @@ public class JobService {
         return scheduler.evalOf(allocId);
     }
 
+    /** The deployment the allocation was placed (or last updated in place) by, if any. */
+    public Optional<String> deploymentOf(String allocId) {
+        return scheduler.placement(allocId).map(Placement::deploymentId);
+    }
+
+    /** The allocations that joined deployment {@code deploymentId} and still exist on this node, oldest first. */
+    public List<AllocView> deploymentAllocations(String deploymentId) {
+        return scheduler.all().stream().filter(p -> deploymentId.equals(p.deploymentId()))
+                .sorted(java.util.Comparator.comparingLong(Placement::createIndex))
+                .flatMap(p -> allocs.get(p.allocId()).stream()).toList();
+    }
+
     /** The allocation the local scheduler placed to replace {@code allocId} (Nomad's {@code NextAllocation}), if any. */
     public Optional<String> replacementOf(String allocId) {
         return scheduler.replacementOf(allocId);
@@ -246,7 +258,7 @@ public class JobService {
         }
         ObjectNode job = JobDefaults.admit(JobDefaults.canonicalize(raw.deepCopy()));
         JobValidation.validate(job);
-        LocalScheduler.validateForPlacement(job);
+        JobValidation.validateForPlacement(job);
         Optional<ObjectNode> current = registry.job(ns(job), id(job));
         boolean changed = current.isEmpty() || !JobRegistry.specOf(current.get()).equals(JobRegistry.specOf(job));
         job.put("Version", current.map(c -> c.path("Version").asLong() + (changed ? 1 : 0)).orElse(0L));

@@ -37,6 +37,14 @@ public interface JobStore {
 
     void deletePlacement(String allocId);
 
+    /** Stores a deployment ({@code Document.json}: the deployment with its allocations' health). */
+    void putDeployment(Document deployment);
+
+    List<Document> deployments();
+
+    /** Removes a purged job's deployments. */
+    void deleteDeployments(String namespace, String jobId);
+
     /** The last launch of a periodic job (epoch milliseconds; Nomad's {@code PeriodicLaunch}). */
     record PeriodicLaunch(String namespace, String jobId, long launchMillis) {
     }

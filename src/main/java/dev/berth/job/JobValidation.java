@@ -9,6 +9,8 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ObjectNode;
 
+import dev.berth.alloc.spec.AllocationSpec;
+import dev.berth.alloc.spec.JobSpec;
 import dev.berth.alloc.spec.ServiceSpecs;
 import dev.berth.alloc.spec.SpecValidationException;
 import dev.berth.alloc.spec.TaskGroupSpec;
@@ -128,6 +130,33 @@ final class JobValidation {
             StringBuilder sb = new StringBuilder(errors.size() == 1 ? "1 error occurred:\n" : errors.size() + " errors occurred:\n");
             errors.forEach(e -> sb.append("\t* ").append(e).append('\n'));
             throw new JobException(JobException.Kind.INVALID, sb.append('\n').toString());
+        }
+    }
+
+    /**
+     * Checks each group as the allocation submission path will (structure and policies, e.g. Nomad's minimum 10 MB of
+     * memory), so a job its allocations could never pass is refused at registration instead of waiting blocked forever.
+     */
+    public static void validateForPlacement(ObjectNode job) throws JobException {
+        JsonMapper mapper = JsonMapper.builder().build();
+        JobSpec js;
+        try {
+            js = mapper.treeToValue(job, JobSpec.class);
+        } catch (tools.jackson.core.JacksonException e) {
+            throw new JobException(JobException.Kind.INVALID, "1 error occurred:\n\t* " + e.getOriginalMessage() + "\n\n");
+        }
+        for (JsonNode g : job.path("TaskGroups")) {
+            String group = g.path("Name").asString();
+            AllocationSpec spec = new AllocationSpec("00000000-0000-0000-0000-000000000000", js.id() + "." + group + "[0]",
+                    js.namespace(), js.id(), js, group, AllocationSpec.DESIRED_RUN, 1L, null, null);
+            try {
+                dev.berth.alloc.spec.AllocSpecs.validateStructure(spec);
+                dev.berth.alloc.spec.AllocSpecs.validatePolicies(
+                        dev.berth.alloc.spec.AllocSpecs.withDefaults(spec, java.time.Duration.ofDays(365)));
+            } catch (SpecValidationException e) {
+                throw new JobException(JobException.Kind.INVALID, "1 error occurred:\n\t* Task group " + group + " validation failed: "
+                        + e.field().replaceFirst("^Job\\.", "") + ": " + e.getMessage() + "\n\n");
+            }
         }
     }
 }

@@ -53,10 +53,13 @@ public class LocalScheduler implements AutoCloseable {
     /** Replaced allocation ID → the ID of the allocation that replaced it (Nomad's {@code NextAllocation}). */
     private final Map<String, String> replacements = new ConcurrentHashMap<>();
     private final KickLoop loop;
+    private final Deployments deployments;
 
     public LocalScheduler(JobRegistry jobs, AllocManager allocs, JobStore store, ChangeFeed feed, Clock clock,
-                          Supplier<Map<String, String>> nodeAttributes) {
+                          Supplier<Map<String, String>> nodeAttributes, Deployments deployments) {
         this.jobs = jobs;
+        this.deployments = deployments;
+        deployments.onEvaluation(this::kick);
         this.allocs = allocs;
         this.store = store;
         this.feed = feed;
@@ -111,8 +114,12 @@ public class LocalScheduler implements AutoCloseable {
 
     /** What a pass would do for {@code job} now, without doing it. */
     public JobPlan plan(ObjectNode job) {
+        return plan(job, Map.of());
+    }
+
+    private JobPlan plan(ObjectNode job, Map<String, JobPlan.Rollout> rollouts) {
         return JobPlan.compute(job, placements(job.path("Namespace").asString(), job.path("ID").asString()), this::view, clock.millis(),
-                Interpolator.forNode(nodeAttributes.get()));
+                Interpolator.forNode(nodeAttributes.get()), rollouts);
     }
 
     Optional<AllocView> view(String allocId) {
@@ -122,6 +129,11 @@ public class LocalScheduler implements AutoCloseable {
     /** The evaluation whose pass placed the allocation or last updated it in place, if this scheduler placed it. */
     public Optional<String> evalOf(String allocId) {
         return Optional.ofNullable(placements.get(allocId)).map(Placement::evalId);
+    }
+
+    /** What the scheduler placed as {@code allocId}, if it did. */
+    public Optional<Placement> placement(String allocId) {
+        return Optional.ofNullable(placements.get(allocId));
     }
 
     /** The allocation placed to replace {@code allocId} (an update or a reschedule), if any. */
@@ -150,20 +162,21 @@ public class LocalScheduler implements AutoCloseable {
             return;
         }
         refreshStatuses(ns, id);
-        JobPlan plan = plan(job);
+        Map<String, JobPlan.Rollout> rollouts = deployments.step(job, placements(ns, id));
+        JobPlan plan = plan(job, rollouts);
         Map<String, ObjectNode> failed = new LinkedHashMap<>();
         for (Placement p : plan.stops()) {
             stop(p);
         }
         for (JobPlan.InPlace u : plan.inPlace()) {
-            submitExisting(job, u.placement());
+            submitExisting(job, u.placement(), deploymentOf(rollouts, u.placement().group()));
         }
         for (JobPlan.Place place : plan.places()) {
             if (place.infeasible() != null) {
                 failed.put(place.group(), failure(place, true));
                 continue;
             }
-            if (!place(job, place)) {
+            if (!place(job, place, deploymentOf(rollouts, place.group()))) {
                 ObjectNode f = failed.get(place.group());
                 if (f == null) {
                     failed.put(place.group(), failure(place, false));
@@ -237,7 +250,12 @@ public class LocalScheduler implements AutoCloseable {
                 .ifPresent(job -> submitNew(job, p));
     }
 
-    private boolean place(ObjectNode job, JobPlan.Place place) {
+    private static String deploymentOf(Map<String, JobPlan.Rollout> rollouts, String group) {
+        JobPlan.Rollout r = rollouts.get(group);
+        return r == null ? null : r.deploymentId();
+    }
+
+    private boolean place(ObjectNode job, JobPlan.Place place, String deploymentId) {
         Placement prev = place.previous();
         if (prev != null && place.update() && !prev.replaced()) {
             stop(prev);
@@ -245,8 +263,11 @@ public class LocalScheduler implements AutoCloseable {
         long index = nextIndex();
         Placement p = new Placement(UUID.randomUUID().toString(), job.path("Namespace").asString(), job.path("ID").asString(),
                 place.group(), place.index(), job.path("Version").asLong(), place.groupHash(), prev == null ? null : prev.allocId(),
-                place.reschedules(), false, false, null, null, place.update(), index, evalFor(job));
+                place.reschedules(), false, false, null, null, place.update(), index, evalFor(job), deploymentId, place.canary());
         save(p);
+        if (deploymentId != null) {
+            deployments.joined(deploymentId, p.allocId());
+        }
         if (!submitNew(job, p)) {
             remove(p);
             return false;
@@ -274,10 +295,13 @@ public class LocalScheduler implements AutoCloseable {
         }
     }
 
-    private void submitExisting(ObjectNode job, Placement p) {
+    private void submitExisting(ObjectNode job, Placement p, String deploymentId) {
         try {
             allocs.submit(p.allocId(), spec(job, p, AllocationSpec.DESIRED_RUN, nextIndex()));
-            save(p.withVersion(job.path("Version").asLong(), evalFor(job)));
+            save(p.withVersion(job.path("Version").asLong(), evalFor(job), deploymentId));
+            if (deploymentId != null) {
+                deployments.joined(deploymentId, p.allocId());
+            }
         } catch (AdmissionException | SpecValidationException e) {
             log.warn("In-place update of {} refused: {}", p.name(), e.getMessage());
         }
@@ -295,33 +319,6 @@ public class LocalScheduler implements AutoCloseable {
             }
         }
         save(p.asReplaced());
-    }
-
-    /**
-     * Checks each group as the allocation submission path will (structure and policies, e.g. Nomad's minimum 10 MB of
-     * memory), so a job its allocations could never pass is refused at registration instead of waiting blocked forever.
-     */
-    public static void validateForPlacement(ObjectNode job) throws JobException {
-        JsonMapper mapper = JsonMapper.builder().build();
-        JobSpec js;
-        try {
-            js = mapper.treeToValue(job, JobSpec.class);
-        } catch (tools.jackson.core.JacksonException e) {
-            throw new JobException(JobException.Kind.INVALID, "1 error occurred:\n\t* " + e.getOriginalMessage() + "\n\n");
-        }
-        for (JsonNode g : job.path("TaskGroups")) {
-            String group = g.path("Name").asString();
-            AllocationSpec spec = new AllocationSpec("00000000-0000-0000-0000-000000000000", js.id() + "." + group + "[0]",
-                    js.namespace(), js.id(), js, group, AllocationSpec.DESIRED_RUN, 1L, null, null);
-            try {
-                dev.berth.alloc.spec.AllocSpecs.validateStructure(spec);
-                dev.berth.alloc.spec.AllocSpecs.validatePolicies(
-                        dev.berth.alloc.spec.AllocSpecs.withDefaults(spec, java.time.Duration.ofDays(365)));
-            } catch (SpecValidationException e) {
-                throw new JobException(JobException.Kind.INVALID, "1 error occurred:\n\t* Task group " + group + " validation failed: "
-                        + e.field().replaceFirst("^Job\\.", "") + ": " + e.getMessage() + "\n\n");
-            }
-        }
     }
 
     private AllocationSpec spec(ObjectNode job, Placement p, String desired, long modifyIndex) {
@@ -361,6 +358,7 @@ public class LocalScheduler implements AutoCloseable {
         for (Placement p : placements(namespace, jobId)) {
             remove(p);
         }
+        deployments.forget(namespace, jobId);
     }
 
     private ObjectNode failure(JobPlan.Place place, boolean infeasible) {

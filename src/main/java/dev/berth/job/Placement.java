@@ -17,10 +17,13 @@ import java.util.List;
  * @param update         placed by a destructive update (counts against {@code update.max_parallel} until running)
  * @param evalId         the evaluation whose pass placed it, or last updated it in place (the allocation's {@code EvalID});
  *                       null for a placement stored before it was recorded
+ * @param deploymentId   the deployment it was placed (or last updated in place) by, else null
+ * @param canary         placed as a canary: beside the allocation of its index until the deployment promotes it
  */
 public record Placement(String allocId, String namespace, String jobId, String group, int index, long jobVersion,
                         String groupHash, String previousAlloc, List<Long> reschedules, boolean replaced, boolean submitted,
-                        String lastStatus, Long failedAt, boolean update, long createIndex, String evalId) {
+                        String lastStatus, Long failedAt, boolean update, long createIndex, String evalId,
+                        String deploymentId, boolean canary) {
 
     public Placement {
         reschedules = reschedules == null ? List.of() : List.copyOf(reschedules);
@@ -32,23 +35,23 @@ public record Placement(String allocId, String namespace, String jobId, String g
 
     Placement asReplaced() {
         return new Placement(allocId, namespace, jobId, group, index, jobVersion, groupHash, previousAlloc, reschedules, true,
-                submitted, lastStatus, failedAt, update, createIndex, evalId);
+                submitted, lastStatus, failedAt, update, createIndex, evalId, deploymentId, canary);
     }
 
     Placement asSubmitted() {
         return new Placement(allocId, namespace, jobId, group, index, jobVersion, groupHash, previousAlloc, reschedules, replaced,
-                true, lastStatus, failedAt, update, createIndex, evalId);
+                true, lastStatus, failedAt, update, createIndex, evalId, deploymentId, canary);
     }
 
     Placement withStatus(String status, Long failed) {
         return new Placement(allocId, namespace, jobId, group, index, jobVersion, groupHash, previousAlloc, reschedules, replaced,
-                submitted, status, failed, update, createIndex, evalId);
+                submitted, status, failed, update, createIndex, evalId, deploymentId, canary);
     }
 
-    /** Updated in place to {@code version} by the pass of evaluation {@code eval}. */
-    Placement withVersion(long version, String eval) {
+    /** Updated in place to {@code version} by the pass of evaluation {@code eval}, joining deployment {@code deployment}. */
+    Placement withVersion(long version, String eval, String deployment) {
         return new Placement(allocId, namespace, jobId, group, index, version, groupHash, previousAlloc, reschedules, replaced,
-                submitted, lastStatus, failedAt, update, createIndex, eval);
+                submitted, lastStatus, failedAt, update, createIndex, eval, deployment, canary);
     }
 
     List<Long> reschedulesPlus(long now) {

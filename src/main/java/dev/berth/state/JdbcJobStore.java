@@ -11,7 +11,7 @@ import dev.berth.job.JobStore;
 
 /**
  * The job feature's store in H2: {@code job_version}, {@code job_evaluation}, {@code job_placement},
- * {@code job_periodic_launch}. A put replaces the row with the same key ({@code MERGE ... KEY}) or adds it.
+ * {@code job_periodic_launch}, {@code job_deployment}. A put replaces the row with the same key ({@code MERGE ... KEY}) or adds it.
  */
 @Component
 class JdbcJobStore implements JobStore {
@@ -90,6 +90,21 @@ class JdbcJobStore implements JobStore {
     @Override
     public void deletePlacement(String allocId) {
         tx.write(() -> jdbc.sql("DELETE FROM job_placement WHERE id = ?").param(allocId).update());
+    }
+
+    @Override
+    public void putDeployment(Document d) {
+        tx.write(() -> putDocument("job_deployment", d));
+    }
+
+    @Override
+    public List<Document> deployments() {
+        return tx.read(() -> jdbc.sql("SELECT id, namespace, job_id, json FROM job_deployment").query(DOCUMENT).list());
+    }
+
+    @Override
+    public void deleteDeployments(String namespace, String jobId) {
+        tx.write(() -> jdbc.sql("DELETE FROM job_deployment WHERE namespace = ? AND job_id = ?").params(namespace, jobId).update());
     }
 
     @Override

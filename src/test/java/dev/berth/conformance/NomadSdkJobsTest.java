@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.UUID;
 
 import com.hashicorp.nomad.apimodel.AllocationListStub;
+import com.hashicorp.nomad.apimodel.Deployment;
 import com.hashicorp.nomad.apimodel.DispatchPayloadConfig;
 import com.hashicorp.nomad.apimodel.Job;
 import com.hashicorp.nomad.apimodel.JobDispatchResponse;
@@ -23,6 +24,7 @@ import com.hashicorp.nomad.apimodel.Resources;
 import com.hashicorp.nomad.apimodel.RestartPolicy;
 import com.hashicorp.nomad.apimodel.Task;
 import com.hashicorp.nomad.apimodel.TaskGroup;
+import com.hashicorp.nomad.apimodel.UpdateStrategy;
 import com.hashicorp.nomad.javasdk.ErrorResponseException;
 import com.hashicorp.nomad.javasdk.EvaluationResponse;
 import com.hashicorp.nomad.javasdk.JobVersionsResponseData;
@@ -41,7 +43,7 @@ import static org.awaitility.Awaitility.await;
 /**
  * HashiCorp's Nomad Java SDK {@code JobsApi} against a real agent, as a user would drive it: register, info, list,
  * versions, plan, allocations (with the evaluation that placed them), summary, scale status, scale group, deployments,
- * latest deployment, deregister (stop and purge), dispatch of a parameterized job (payload file and
+ * latest deployment, the deployments API (list, info, allocations, pause, allocation health, fail), deregister (stop and purge), dispatch of a parameterized job (payload file and
  * meta seen by the task) and periodic force; tasks are real raw_exec processes. Also the jobs directory: a jobspec file
  * dropped into {@code berth.jobs.dir} shows up through the SDK, a broken one is a node event and a metric.
  */
@@ -144,8 +146,45 @@ class NomadSdkJobsTest {
         assertThat(nomad.getJobsApi().scaleStatus(id).getValue().getTaskGroups().get("web").getEvents().get(0).getMessage())
                 .isEqualTo("from the sdk");
 
-        assertThat(nomad.getJobsApi().deployments(id).getValue()).isEmpty();
-        assertThat(nomad.getJobsApi().latestDeployment(id).getValue()).isNull();
+        // each version started a deployment (Nomad's default update strategy); the scale's is the latest
+        assertThat(nomad.getJobsApi().deployments(id).getValue()).extracting(d -> d.getJobVersion().intValue())
+                .containsExactly(1, 0);
+        Deployment latest = nomad.getJobsApi().latestDeployment(id).getValue();
+        assertThat(latest.getJobVersion().intValue()).isEqualTo(1);
+        assertThat(latest.getTaskGroups().get("web").getDesiredTotal()).isEqualTo(2);
+    }
+
+    @Test
+    void deploymentsApiReadsAndChangesADeployment() throws Exception {
+        Job job = service(1);
+        job.getTaskGroups().get(0).setUpdate(new UpdateStrategy().setMaxParallel(1).setMinHealthyTime(600_000_000_000L)
+                .setHealthyDeadline(900_000_000_000L).setProgressDeadline(1_000_000_000_000L).setHealthCheck("task_states"));
+        nomad.getJobsApi().register(job);
+        await().atMost(Duration.ofSeconds(90)).until(() -> running(id).size() == 1);
+        Deployment d = nomad.getJobsApi().latestDeployment(id).getValue();
+        assertThat(nomad.getDeploymentsApi().list().getValue()).extracting(Deployment::getId).contains(d.getId());
+        assertThat(nomad.getDeploymentsApi().list(d.getId().substring(0, 8)).getValue()).extracting(Deployment::getId)
+                .containsExactly(d.getId());
+        ServerQueryResponse<Deployment> info = nomad.getDeploymentsApi().info(d.getId());
+        assertThat(info.getValue().getStatus()).isEqualTo("running");
+        assertThat(info.getValue().getTaskGroups().get("web").getRequireProgressBy()).isNotNull();
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(nomad.getDeploymentsApi().allocations(d.getId())
+                .getValue()).extracting(AllocationListStub::getId).containsExactly(running(id).get(0).getId()));
+
+        assertThat(nomad.getDeploymentsApi().pause(d.getId(), true).getValue().getEvalId()).isNotEmpty();
+        assertThat(nomad.getDeploymentsApi().info(d.getId()).getValue().getStatus()).isEqualTo("paused");
+        nomad.getDeploymentsApi().pause(d.getId(), false);
+        String alloc = running(id).get(0).getId();
+        nomad.getDeploymentsApi().setAllocHealth(d.getId(), List.of(alloc), List.of());
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+            assertThat(nomad.getDeploymentsApi().info(d.getId()).getValue().getStatus()).isEqualTo("successful");
+            assertThat(nomad.getAllocationsApi().info(alloc).getValue().getDeploymentStatus().getHealthy()).isTrue();
+        });
+        assertThatThrownBy(() -> nomad.getDeploymentsApi().fail(d.getId())).isInstanceOf(ErrorResponseException.class)
+                .hasMessageContaining("can't fail terminal deployment");
+        assertThatThrownBy(() -> nomad.getDeploymentsApi().info("00000000-0000-0000-0000-000000000000"))
+                .isInstanceOf(ErrorResponseException.class)
+                .satisfies(e -> assertThat(((ErrorResponseException) e).getServerErrorCode()).isEqualTo(404));
     }
 
     @Test

@@ -32,7 +32,7 @@ class JobPlanTest {
 
     Placement placed(ObjectNode job, int index, String status, Long failedAt, List<Long> reschedules) {
         return new Placement("a" + index, "default", "j", "g", index, job.path("Version").asLong(),
-                GroupHash.of(job.path("TaskGroups").get(0)), null, reschedules, false, false, status, failedAt, false, index, null);
+                GroupHash.of(job.path("TaskGroups").get(0)), null, reschedules, false, false, status, failedAt, false, index, null, null, false);
     }
 
     JobPlan plan(ObjectNode job, List<Placement> mine) {
@@ -126,5 +126,58 @@ class JobPlanTest {
         assertThat(Constraints.meets("linux", "regexp", "^lin")).isTrue();
         assertThat(Constraints.meets(null, "is_not_set", null)).isTrue();
         assertThat(Constraints.meets("8", ">", "10")).isFalse();
+    }
+
+    Placement canary(ObjectNode job, int index) {
+        return new Placement("c" + index, "default", "j", "g", index, job.path("Version").asLong(),
+                GroupHash.of(job.path("TaskGroups").get(0)), null, List.of(), false, false, "running", null, false, 100 + index, null,
+                "d", true);
+    }
+
+    JobPlan plan(ObjectNode job, List<Placement> mine, JobPlan.Rollout rollout) {
+        return JobPlan.compute(job, mine, id -> Optional.empty(), NOW, node, Map.of("g", rollout));
+    }
+
+    @Test
+    void aDeploymentsBudgetLimitsTheReplacementsOfThisPass() {
+        ObjectNode v0 = job("service", 3, "x", 0, "");
+        List<Placement> three = List.of(placed(v0, 0, "running", null, List.of()), placed(v0, 1, "running", null, List.of()),
+                placed(v0, 2, "running", null, List.of()));
+        ObjectNode v1 = job("service", 3, "y", 1, "\"Update\":{\"MaxParallel\":3},");
+        assertThat(plan(v1, three, new JobPlan.Rollout("d", 2, 0, JobPlan.CanaryMode.ADOPT)).places())
+                .extracting(JobPlan.Place::index).containsExactly(0, 1);
+        JobPlan none = plan(v1, three, new JobPlan.Rollout("d", 0, 0, JobPlan.CanaryMode.ADOPT));
+        assertThat(none.places()).isEmpty();
+        assertThat(none.desired().get("g")).containsEntry("DestructiveUpdate", 3);
+    }
+
+    @Test
+    void canariesArePlacedBesideWaitForPromotionThenTakeOverOrGo() {
+        ObjectNode v0 = job("service", 2, "x", 0, "");
+        ObjectNode v1 = job("service", 2, "y", 1, "");
+        List<Placement> two = List.of(placed(v0, 0, "running", null, List.of()), placed(v0, 1, "running", null, List.of()));
+        JobPlan first = plan(v1, two, new JobPlan.Rollout("d", 0, 1, JobPlan.CanaryMode.AWAIT));
+        assertThat(first.places()).singleElement().satisfies(p -> {
+            assertThat(p.canary()).isTrue();
+            assertThat(p.index()).isZero();
+            assertThat(p.previous()).isNull();
+        });
+        assertThat(first.stops()).isEmpty();
+
+        List<Placement> withCanary = List.of(two.get(0), two.get(1), canary(v1, 0));
+        JobPlan waiting = plan(v1, withCanary, new JobPlan.Rollout("d", 0, 0, JobPlan.CanaryMode.AWAIT));
+        assertThat(waiting.places()).isEmpty();
+        assertThat(waiting.stops()).isEmpty();
+
+        JobPlan promoted = plan(v1, withCanary, new JobPlan.Rollout("d", 1, 0, JobPlan.CanaryMode.ADOPT));
+        assertThat(promoted.stops()).extracting(Placement::allocId).containsExactly("a0");
+        assertThat(promoted.places()).singleElement().satisfies(p -> {
+            assertThat(p.index()).isEqualTo(1);
+            assertThat(p.canary()).isFalse();
+        });
+
+        JobPlan failed = plan(v1, withCanary, new JobPlan.Rollout(null, 0, 0, JobPlan.CanaryMode.DISCARD));
+        assertThat(failed.stops()).extracting(Placement::allocId).containsExactly("c0");
+        assertThat(failed.places()).isEmpty();
     }
 }

@@ -21,7 +21,7 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * Every {@code /v1/job/:id/<action>} of Nomad is routed as an action of job {@code :id} (a child job's ID, slash included,
- * too): scale status and scaling, services, deployments, evaluate, submission, actions; revert and stable are a 501 that
+ * too): scale status and scaling, services, deployments, stable, evaluate, submission, actions; revert is a 501 that
  * says what is missing.
  */
 @AgentIntegrationTest
@@ -127,10 +127,11 @@ class JobSubresourcesAgentTest {
         assertThat(ok("GET", "/v1/job/" + jobId + "/services", null).isArray()).isTrue();
         assertThat(ok("GET", "/v1/job/" + jobId + "/services", null)).isEmpty();
         assertThat(call("GET", "/v1/job/" + jobId + "-none/services", null).statusCode()).isEqualTo(404);
-        assertThat(ok("GET", "/v1/job/" + jobId + "/deployments", null)).isEmpty();
-        HttpResponse<String> latest = call("GET", "/v1/job/" + jobId + "/deployment", null);
-        assertThat(latest.statusCode()).isEqualTo(200);
-        assertThat(latest.body()).isEqualTo("null");
+        // a service job's first version starts a deployment (Nomad's default update strategy)
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(ok("GET", "/v1/job/" + jobId + "/deployments", null))
+                .singleElement().satisfies(d -> assertThat(d.path("JobID").asString()).isEqualTo(jobId)));
+        assertThat(ok("GET", "/v1/job/" + jobId + "/deployment", null).path("JobVersion").asLong()).isZero();
+        assertThat(call("GET", "/v1/job/" + jobId + "-none/deployment", null).body()).isEqualTo("null");
 
         JsonNode evaluated = ok("POST", "/v1/job/" + jobId + "/evaluate", "{\"JobID\":\"" + jobId + "\"}");
         assertThat(ok("GET", "/v1/job/" + jobId + "/evaluations", null).findValuesAsString("ID"))
@@ -148,11 +149,16 @@ class JobSubresourcesAgentTest {
         assertThat(action.path("TaskName").asString()).isEqualTo("main");
         assertThat(action.path("TaskGroupName").asString()).isEqualTo("app");
 
-        for (String what : new String[] {"revert", "stable"}) {
-            HttpResponse<String> r = call("POST", "/v1/job/" + jobId + "/" + what, "{\"JobID\":\"" + jobId + "\"}");
-            assertThat(r.statusCode()).as(what).isEqualTo(501);
-            assertThat(r.body()).as(what).doesNotContain("job not found").doesNotContain("no scheduler");
-        }
+        HttpResponse<String> revert = call("POST", "/v1/job/" + jobId + "/revert", "{\"JobID\":\"" + jobId + "\"}");
+        assertThat(revert.statusCode()).isEqualTo(501);
+        assertThat(revert.body()).doesNotContain("job not found").doesNotContain("no scheduler");
+        JsonNode stable = ok("PUT", "/v1/job/" + jobId + "/stable",
+                "{\"JobID\":\"" + jobId + "\",\"JobVersion\":0,\"Stable\":true}");
+        assertThat(stable.path("JobModifyIndex").asLong()).isPositive();
+        assertThat(ok("GET", "/v1/job/" + jobId, null).path("Stable").asBoolean()).isTrue();
+        assertThat(call("PUT", "/v1/job/" + jobId + "/stable", "{\"JobID\":\"other\"}").body()).contains("Job ID does not match");
+        assertThat(call("PUT", "/v1/job/" + jobId + "/stable", "{\"JobID\":\"" + jobId + "\",\"JobVersion\":9}").statusCode())
+                .isEqualTo(404);
     }
 
     @Test
@@ -162,7 +168,7 @@ class JobSubresourcesAgentTest {
         ok("PUT", "/v1/jobs", job(1).replace("\"ID\":\"" + jobId + "\"", "\"ID\":\"" + child + "\""));
         try {
             assertThat(ok("GET", "/v1/job/" + child + "/scale", null).path("JobID").asString()).isEqualTo(child);
-            assertThat(ok("GET", "/v1/job/" + child + "/deployments", null)).isEmpty();
+            assertThat(ok("GET", "/v1/job/" + child + "/deployments", null).isArray()).isTrue();
             assertThat(ok("GET", "/v1/job/" + child + "/services", null)).isEmpty();
             assertThat(ok("POST", "/v1/job/" + child + "/scale", "{\"Count\":0,\"Target\":{\"Group\":\"app\"}}")
                     .path("EvalID").asString()).isNotEmpty();

@@ -256,6 +256,7 @@ class PeriodicLauncherTest {
         final Map<String, Document> evals = new ConcurrentHashMap<>();
         final Map<String, Document> placements = new ConcurrentHashMap<>();
         final Map<String, Long> launches = new ConcurrentHashMap<>();
+        final Map<String, Document> deployments = new ConcurrentHashMap<>();
 
         @Override
         public void putJobVersion(JobDocument v) {
@@ -303,6 +304,21 @@ class PeriodicLauncherTest {
         @Override
         public void deletePlacement(String allocId) {
             placements.remove(allocId);
+        }
+
+        @Override
+        public void putDeployment(Document d) {
+            deployments.put(d.id(), d);
+        }
+
+        @Override
+        public List<Document> deployments() {
+            return List.copyOf(deployments.values());
+        }
+
+        @Override
+        public void deleteDeployments(String namespace, String jobId) {
+            deployments.values().removeIf(d -> d.namespace().equals(namespace) && d.jobId().equals(jobId));
         }
 
         @Override

@@ -25,11 +25,11 @@ class PlacementValidationTest {
 
     @Test
     void tooLittleMemoryIsA400NamingGroupFieldAndNomadsMinimum() {
-        assertThatThrownBy(() -> LocalScheduler.validateForPlacement(job(4)))
+        assertThatThrownBy(() -> JobValidation.validateForPlacement(job(4)))
                 .isInstanceOfSatisfying(JobException.class, e -> org.assertj.core.api.Assertions.assertThat(e.kind()).isEqualTo(JobException.Kind.INVALID))
                 .hasMessageContaining("Task group g validation failed")
                 .hasMessageContaining("Minimum MemoryMB value is 10; got 4");
-        assertThatCode(() -> LocalScheduler.validateForPlacement(job(10))).doesNotThrowAnyException();
+        assertThatCode(() -> JobValidation.validateForPlacement(job(10))).doesNotThrowAnyException();
     }
 
     @Test
@@ -39,7 +39,7 @@ class PlacementValidationTest {
                   "Tasks":[{"Name":"t","Driver":"raw_exec","Config":{"command":"/bin/sleep","args":["60"]},
                     "Resources":{"Cores":2,"MemoryMB":64}}]}]}"""));
 
-        assertThatThrownBy(() -> LocalScheduler.validateForPlacement(job))
+        assertThatThrownBy(() -> JobValidation.validateForPlacement(job))
                 .isInstanceOf(JobException.class)
                 .hasMessageContaining("Task group g validation failed")
                 .hasMessageContaining("Reserved cores are not supported by this agent yet");

@@ -26,8 +26,8 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * The jobs pages in a real browser (Debian's headless Chromium) against an agent with ACLs on: a job registered through
- * the job API with a real raw_exec task is listed, its page shows its versions and its allocations per version running,
- * and it can be stopped with a write token (not with a read token).
+ * the job API with a real raw_exec task is listed, its page shows its versions, its allocations per version running and
+ * its latest deployment, and it can be stopped with a write token (not with a read token).
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
         "berth.data-dir=${java.io.tmpdir}/berth-ui-jobs-it-${random.uuid}",
@@ -148,6 +148,9 @@ class WebUiJobsBrowserTest {
             assertThat(text("section[data-version='1'] h3")).isEqualTo("Version 1 (current)");
             assertThat(text("section[data-version='1'] tbody")).contains("server running");
             assertThat(text("section[data-version='0'] tbody")).contains("stop");
+            // the update's deployment: its version, status and the group's progress
+            assertThat(text("#deployment [data-deployment]")).contains("version 1");
+            assertThat(text("#deployment tr[data-deployment-group=web]")).startsWith("web 1 1");
         });
         browser.driver.executeScript("window.scrollTo(0, 0)");
         browser.screenshot("job");
