@@ -62,7 +62,7 @@ class ArchivesTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("refused")
-    void dangerousEntriesAreRefusedAndNothingLandsOutside(String name, ArchiveFormat format, byte[] data, String error) {
+    void dangerousEntriesAreRefusedAndNothingLandsOutside(String name, ArchiveFormat format, byte[] data, String error) throws Exception {
         assertThatExceptionOfType(ArtifactException.class).isThrownBy(() -> unpack(data, format, false))
                 .withMessageContaining(error);
         try (Stream<Path> all = Files.walk(tmp)) {
