@@ -114,6 +114,12 @@ public record TaskSpec(
         return resources == null || resources.memoryMaxMb() == null ? 0 : resources.memoryMaxMb();
     }
 
+    /** This task with other resources; every other field kept. */
+    public TaskSpec withResources(ResourcesSpec res) {
+        return new TaskSpec(name, driver, config, env, res, restartPolicy, killTimeout, killSignal, leader, lifecycle, meta, logConfig,
+                dispatchPayload, services, artifacts);
+    }
+
     public TaskSpec withDefaults(RestartPolicySpec policy, long killTimeoutNs, ResourcesSpec res) {
         return new TaskSpec(name, driver, config, env, res, policy, killTimeoutNs, killSignal, leader, lifecycle, meta, logConfig,
                 dispatchPayload, services, artifacts);
