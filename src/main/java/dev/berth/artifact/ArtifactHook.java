@@ -60,7 +60,8 @@ public class ArtifactHook implements TaskPrestartHook {
                 log.debug("downloading artifact: alloc={} task={} source={} destination={}", context.alloc().id(),
                         context.task().name(), artifact.source(), req.destination());
                 getter.get(req, context.taskDir(), context.allocDir());
-            } catch (ArtifactException | IOException e) {
+            } catch (ArtifactException | IOException | java.io.UncheckedIOException | IllegalArgumentException e) {
+                // IllegalArgumentException: a path the file system cannot name (InvalidPathException)
                 String msg = "failed to download artifact \"" + artifact.source() + "\": " + message(e);
                 throw new HookFailedException(msg, TaskEvent.artifactDownloadFailed(clock.instant(), msg), true);
             }
@@ -69,6 +70,9 @@ public class ArtifactHook implements TaskPrestartHook {
     }
 
     private static String message(Exception e) {
-        return e instanceof ArtifactException || e.getMessage() == null ? String.valueOf(e.getMessage()) : e.getClass().getSimpleName() + ": " + e.getMessage();
+        if (e instanceof ArtifactException) {
+            return e.getMessage();
+        }
+        return e.getMessage() == null ? e.getClass().getSimpleName() : e.getClass().getSimpleName() + ": " + e.getMessage();
     }
 }
