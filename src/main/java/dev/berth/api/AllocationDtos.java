@@ -110,7 +110,8 @@ final class AllocationDtos {
             long ns = e.time().getEpochSecond() * 1_000_000_000L + e.time().getNano();
             return new TaskEventDto(e.type(), ns, e.message(), e.displayMessage(), e.details().isEmpty() ? null : e.details(),
                     e.failsTask(), e.detail("restart_reason"), e.detail("setup_error"), e.detail("driver_error"), e.exitCode(), e.signal(),
-                    e.killTimeoutNs(), e.detail("kill_error"), e.detail("kill_reason"), e.startDelayNs(), "", e.detail("validation_error"),
+                    e.killTimeoutNs(), e.detail("kill_error"), e.detail("kill_reason"), e.startDelayNs(), e.detail("download_error"),
+                    e.detail("validation_error"),
                     0, e.detail("failed_sibling"), "", e.detail("task_signal_reason"), e.detail("task_signal"), "", "");
         }
     }

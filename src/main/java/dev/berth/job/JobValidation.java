@@ -10,10 +10,12 @@ import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ObjectNode;
 
 import dev.berth.alloc.spec.AllocationSpec;
+import dev.berth.alloc.spec.ArtifactSpecs;
 import dev.berth.alloc.spec.JobSpec;
 import dev.berth.alloc.spec.ServiceSpecs;
 import dev.berth.alloc.spec.SpecValidationException;
 import dev.berth.alloc.spec.TaskGroupSpec;
+import dev.berth.alloc.spec.TaskSpec;
 
 /** Nomad's {@code Job.Validate} for what Berth runs; errors in Nomad's multierror text. Nothing changes on failure. */
 final class JobValidation {
@@ -77,6 +79,7 @@ final class JobValidation {
                 if (t.path("Driver").asString("").isEmpty()) {
                     errors.add("Task group " + name + " validation failed: Task " + tn + " validation failed: Missing task driver");
                 }
+                artifacts(t, name, tn, errors);
             }
             if (!name.isEmpty() && tasks.isArray() && !tasks.isEmpty()) {
                 services(g, name, errors);
@@ -122,6 +125,20 @@ final class JobValidation {
             errors.add("Task group " + name + " validation failed: " + e.field() + ": " + e.getMessage());
         } catch (RuntimeException e) {
             errors.add("Task group " + name + " validation failed: " + e.getMessage());
+        }
+    }
+
+    /** The task's artifacts (Nomad's {@code Artifact N validation failed: …} inside the task's and the group's texts). */
+    private static void artifacts(JsonNode task, String group, String name, List<String> errors) {
+        if (!task.hasNonNull("Artifacts")) {
+            return;
+        }
+        try {
+            ArtifactSpecs.validate(SPECS.treeToValue(task, TaskSpec.class), "");
+        } catch (SpecValidationException e) {
+            errors.add("Task group " + group + " validation failed: Task " + name + " validation failed: " + e.getMessage());
+        } catch (RuntimeException e) {
+            errors.add("Task group " + group + " validation failed: Task " + name + " validation failed: " + e.getMessage());
         }
     }
 

@@ -111,6 +111,7 @@ public final class AllocSpecs {
                 throw new SpecValidationException(f + ".KillSignal", "Unknown kill signal \"" + t.killSignal() + "\"");
             }
             validateLogConfig(t.logConfig(), f + ".LogConfig");
+            ArtifactSpecs.validate(t, f);
             if (t.resources() != null) {
                 if (t.resources().secretsMb() != null && t.resources().secretsMb() < 0) {
                     throw new SpecValidationException(f + ".Resources.SecretsMB", "SecretsMB value (" + t.resources().secretsMb()

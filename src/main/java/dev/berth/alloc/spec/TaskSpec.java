@@ -26,7 +26,8 @@ public record TaskSpec(
         @JsonProperty("Meta") Map<String, String> meta,
         @JsonProperty("LogConfig") Map<String, Object> logConfig,
         @JsonProperty("DispatchPayload") DispatchPayload dispatchPayload,
-        @JsonProperty("Services") List<ServiceSpec> services) {
+        @JsonProperty("Services") List<ServiceSpec> services,
+        @JsonProperty("Artifacts") List<TaskArtifactSpec> artifacts) {
 
     /** Nomad's {@code dispatch_payload}: the file under {@code local/} that receives a dispatched job's payload. */
     @JsonIgnoreProperties(ignoreUnknown = true)
@@ -46,6 +47,20 @@ public record TaskSpec(
                     Map<String, String> meta, Map<String, Object> logConfig, DispatchPayload dispatchPayload) {
         this(name, driver, config, env, resources, restartPolicy, killTimeout, killSignal, leader, lifecycle, meta, logConfig,
                 dispatchPayload, null);
+    }
+
+    /** A task without artifacts. */
+    public TaskSpec(String name, String driver, Map<String, Object> config, Map<String, String> env, ResourcesSpec resources,
+                    RestartPolicySpec restartPolicy, Long killTimeout, String killSignal, Boolean leader, LifecycleSpec lifecycle,
+                    Map<String, String> meta, Map<String, Object> logConfig, DispatchPayload dispatchPayload,
+                    List<ServiceSpec> services) {
+        this(name, driver, config, env, resources, restartPolicy, killTimeout, killSignal, leader, lifecycle, meta, logConfig,
+                dispatchPayload, services, null);
+    }
+
+    @JsonIgnore
+    public List<TaskArtifactSpec> artifactsOrEmpty() {
+        return artifacts == null ? List.of() : artifacts;
     }
 
     @JsonIgnore
@@ -99,8 +114,14 @@ public record TaskSpec(
         return resources == null || resources.memoryMaxMb() == null ? 0 : resources.memoryMaxMb();
     }
 
+    /** This task with other resources; every other field kept. */
+    public TaskSpec withResources(ResourcesSpec res) {
+        return new TaskSpec(name, driver, config, env, res, restartPolicy, killTimeout, killSignal, leader, lifecycle, meta, logConfig,
+                dispatchPayload, services, artifacts);
+    }
+
     public TaskSpec withDefaults(RestartPolicySpec policy, long killTimeoutNs, ResourcesSpec res) {
         return new TaskSpec(name, driver, config, env, res, policy, killTimeoutNs, killSignal, leader, lifecycle, meta, logConfig,
-                dispatchPayload, services);
+                dispatchPayload, services, artifacts);
     }
 }

@@ -49,6 +49,8 @@ public record TaskEvent(String type, Instant time, String message, Map<String, S
     public static final String MAIN_DEAD = "Main Tasks Dead";
     public static final String HOOK_FAILED = "Task hook failed";
     public static final String FAILED_RESTORING = "Failed Restoring Task";
+    public static final String DOWNLOADING_ARTIFACTS = "Downloading Artifacts";
+    public static final String ARTIFACT_DOWNLOAD_FAILED = "Failed Artifact Download";
     public static final String BUILDING_TASK_DIR = "Building Task Directory";
 
     public TaskEvent {
@@ -158,6 +160,14 @@ public record TaskEvent(String type, Instant time, String message, Map<String, S
         return of(HOOK_FAILED, now, msg, Map.of("message", msg), false);
     }
 
+    public static TaskEvent downloadingArtifacts(Instant now) {
+        return of(DOWNLOADING_ARTIFACTS, now, "", Map.of(), false);
+    }
+
+    public static TaskEvent artifactDownloadFailed(Instant now, String error) {
+        return of(ARTIFACT_DOWNLOAD_FAILED, now, "", Map.of("download_error", error), false);
+    }
+
     public static TaskEvent failedRestoring(Instant now, String error) {
         return of(FAILED_RESTORING, now, error, Map.of("message", error), false);
     }
@@ -207,6 +217,8 @@ public record TaskEvent(String type, Instant time, String message, Map<String, S
             case SIGNALING -> "Task being sent signal " + detail("task_signal") + ": " + detail("task_signal_reason");
             case DRIVER_FAILURE -> detail("driver_error").isEmpty() ? "Failed to start task" : detail("driver_error");
             case FAILED_VALIDATION -> detail("validation_error").isEmpty() ? "Validation of task failed" : detail("validation_error");
+            case DOWNLOADING_ARTIFACTS -> "Client is downloading artifacts";
+            case ARTIFACT_DOWNLOAD_FAILED -> detail("download_error").isEmpty() ? "Failed to download artifacts" : detail("download_error");
             case SETUP_FAILURE -> detail("setup_error").isEmpty() ? "Task setup failed" : detail("setup_error");
             case SIBLING_FAILED -> "Task's sibling \"" + detail("failed_sibling") + "\" failed";
             case LEADER_DEAD -> "Leader Task in Group dead";

@@ -150,6 +150,7 @@ final class JobspecMapping {
         meta(b, t);
         constraints(b, t, json);
         services(b, t, json);
+        ArtifactBlocks.map(b, t, json);
         return t;
     }
 
