@@ -62,4 +62,31 @@ class JobspecVariablesTest {
         assertThatThrownBy(() -> parser.parse(JOB, "input.hcl", "n = \n")).isInstanceOf(JobspecParser.JobspecException.class)
                 .hasMessageStartingWith("variables.hcl:1,5-2,1: Invalid expression;");
     }
+
+    @Test
+    void constraintOperatorsWrittenAsArgumentsAndActionsAreKept() throws Exception {
+        ObjectNode job = parser.parse("""
+                job "a" {
+                  constraint {
+                    attribute = "${attr.kernel.name}"
+                    regexp    = "^lin"
+                  }
+                  group "g" {
+                    task "t" {
+                      driver = "raw_exec"
+                      action "hello" {
+                        command = "/bin/echo"
+                        args    = ["hi"]
+                      }
+                    }
+                  }
+                }
+                """);
+        assertThat(job.path("Constraints").get(0).path("Operand").asString()).isEqualTo("regexp");
+        assertThat(job.path("Constraints").get(0).path("RTarget").asString()).isEqualTo("^lin");
+        ObjectNode action = (ObjectNode) job.path("TaskGroups").get(0).path("Tasks").get(0).path("Actions").get(0);
+        assertThat(action.path("Name").asString()).isEqualTo("hello");
+        assertThat(action.path("Command").asString()).isEqualTo("/bin/echo");
+        assertThat(action.path("Args").get(0).asString()).isEqualTo("hi");
+    }
 }
