@@ -59,6 +59,8 @@ final class JobspecMapping {
             o.set("MetaOptional", p.has("meta_optional") ? p.get("meta_optional") : json.nullNode());
         }
         ArrayNode groups = j.putArray("TaskGroups");
+        // a task written in the job directly is a group of its own name, placed before the declared groups (as Nomad's parser does)
+        labelled(b.get("task"), (name, t) -> groups.addObject().put("Name", name).putArray("Tasks").add(task(name, (ObjectNode) t, json)));
         labelled(b.get("group"), (name, g) -> groups.add(group(name, (ObjectNode) g, json)));
         return j;
     }

@@ -69,7 +69,7 @@ final class JobspecSchema {
         BlockSpec action = block("action", "name").args(STRING, "command").args(STRINGS, "args").require("command");
         return block("task", "name").args(STRING, "driver", "user", "kill_signal").args(DURATION, "kill_timeout", "shutdown_delay")
                 .args(BOOL, "leader").args(MAP, "env", "meta")
-                .with(map("config"), map("env"), map("meta"), constraint(), resources, restart(), lifecycle, logs,
+                .with(BlockSpec.driverConfig(), map("env"), map("meta"), constraint(), resources, restart(), lifecycle, logs,
                         block("dispatch_payload").args(STRING, "file"), service(), action)
                 .refuse(NO_TEMPLATES, "template")
                 .refuse(NOT_YET, "artifact", "volume_mount", "csi_plugin", "scaling", "identity", "schedule", "kind")
@@ -90,14 +90,14 @@ final class JobspecSchema {
                 .refuse(ONE_NODE, "affinity", "spread");
     }
 
-    /** The {@code job} block. */
+    /** The {@code job} block; a {@code task} written in it directly runs in a group of its own name, as in Nomad. */
     static BlockSpec job() {
         BlockSpec periodic = block("periodic").args(BOOL, "enabled", "prohibit_overlap").args(STRING, "cron", "time_zone").args(STRINGS, "crons");
         BlockSpec parameterized = block("parameterized").args(STRING, "payload").args(STRINGS, "meta_required", "meta_optional");
         return block("job", "name").args(STRING, "region", "namespace", "name", "type", "node_pool").args(NUMBER, "priority")
                 .args(STRINGS, "datacenters").args(MAP, "meta")
-                .with(constraint(), group(), update(), periodic, parameterized, reschedule(), map("meta"))
-                .refuse(NOT_YET, "id", "all_at_once", "migrate", "ui", "task")
+                .with(constraint(), group(), task(), update(), periodic, parameterized, reschedule(), map("meta"))
+                .refuse(NOT_YET, "id", "all_at_once", "migrate", "ui")
                 .refuse(NO_VAULT, "vault", "secret")
                 .refuse(ONE_NODE, "affinity", "spread", "multiregion");
     }

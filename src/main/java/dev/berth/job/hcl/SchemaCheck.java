@@ -46,7 +46,9 @@ final class SchemaCheck {
         Map<String, Hcl.Block> first = new HashMap<>();
         for (Hcl.Block b : body.blocks()) {
             if (spec.anyArguments()) {
-                add(b.typeRange(), "Unexpected \"" + b.type() + "\" block", "Blocks are not allowed here.");
+                if (!spec.anyBlocks()) {
+                    add(b.typeRange(), "Unexpected \"" + b.type() + "\" block", "Blocks are not allowed here.");
+                }
                 continue;
             }
             Hcl.Block earlier = first.putIfAbsent(b.type(), b);

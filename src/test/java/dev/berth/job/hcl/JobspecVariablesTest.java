@@ -89,4 +89,23 @@ class JobspecVariablesTest {
         assertThat(action.path("Command").asString()).isEqualTo("/bin/echo");
         assertThat(action.path("Args").get(0).asString()).isEqualTo("hi");
     }
+
+    @Test
+    void aTaskInTheJobRunsInAGroupOfItsNameAndDriverConfigMayHoldBlocks() throws Exception {
+        ObjectNode job = parser.parse("""
+                job "a" {
+                  task "solo" {
+                    driver = "docker"
+                    config {
+                      image = "busybox"
+                      labels {
+                        team = "x"
+                      }
+                    }
+                  }
+                }
+                """);
+        assertThat(job.path("TaskGroups").get(0).path("Name").asString()).isEqualTo("solo");
+        assertThat(job.path("TaskGroups").get(0).path("Tasks").get(0).path("Config").path("labels").toString()).contains("team");
+    }
 }
