@@ -59,7 +59,11 @@ class JobController {
         this.allocations = allocations;
     }
 
-    /** Nomad's {@code /v1/jobs/parse}: HCL2 jobspec → job JSON ({@code Canonicalize}: with Nomad's defaults). */
+    /**
+     * Nomad's {@code /v1/jobs/parse}: HCL2 jobspec → job JSON ({@code Canonicalize}: with Nomad's defaults; {@code Variables}:
+     * a variables file's text for the jobspec's {@code variable} blocks). A jobspec Nomad would refuse, or one using what
+     * Berth does not run, is a 400 with Nomad's diagnostics ({@code input.hcl:<line>,<col>-<col>: <Summary>; <Detail>}).
+     */
     @RequestMapping(path = "/v1/jobs/parse", method = {RequestMethod.PUT, RequestMethod.POST})
     ObjectNode parse(@RequestBody String raw) {
         JsonNode body = body(raw);
@@ -68,7 +72,7 @@ class JobController {
             throw new ApiException.BadRequest("Job spec is empty");
         }
         try {
-            ObjectNode job = parser.parse(hcl);
+            ObjectNode job = parser.parse(hcl, JobspecParser.API_FILE, body.path("Variables").asString(""));
             return body.path("Canonicalize").asBoolean(false) ? JobDefaults.canonicalize(job) : job;
         } catch (JobspecParser.JobspecException | IllegalArgumentException e) {
             throw new ApiException.BadRequest(e.getMessage());

@@ -107,6 +107,7 @@ final class JobValidation {
         if (job.hasNonNull("ParameterizedJob") && !List.of("optional", "required", "forbidden").contains(payload)) {
             errors.add("Unknown payload requirement: \"" + payload + "\"");
         }
+        UnsupportedFields.check(job, errors);
         report(errors);
     }
 

@@ -162,7 +162,7 @@ public class JobsDirectory {
             }
             return o;
         }
-        return parser.parse(text);
+        return parser.parse(text, file.getFileName().toString(), "");
     }
 
     private Optional<Path> owner(JobKey key, Path except) {

@@ -59,6 +59,8 @@ final class JobspecMapping {
             o.set("MetaOptional", p.has("meta_optional") ? p.get("meta_optional") : json.nullNode());
         }
         ArrayNode groups = j.putArray("TaskGroups");
+        // a task written in the job directly is a group of its own name, placed before the declared groups (as Nomad's parser does)
+        labelled(b.get("task"), (name, t) -> groups.addObject().put("Name", name).putArray("Tasks").add(task(name, (ObjectNode) t, json)));
         labelled(b.get("group"), (name, g) -> groups.add(group(name, (ObjectNode) g, json)));
         return j;
     }
@@ -151,6 +153,13 @@ final class JobspecMapping {
         constraints(b, t, json);
         services(b, t, json);
         ArtifactBlocks.map(b, t, json);
+        if (b.has("action")) {
+            ArrayNode actions = t.putArray("Actions");
+            labelled(b.get("action"), (an, a) -> {
+                ObjectNode o = actions.addObject().put("Name", an).put("Command", a.path("command").asString(""));
+                o.set("Args", a.has("args") ? a.get("args") : json.nullNode());
+            });
+        }
         return t;
     }
 
@@ -252,21 +261,7 @@ final class JobspecMapping {
     }
 
     private static void constraints(JsonNode b, ObjectNode target, JsonMapper json) {
-        if (!b.has("constraint")) {
-            return;
-        }
-        ArrayNode out = target.putArray("Constraints");
-        each(b.get("constraint"), c -> {
-            ObjectNode o = json.createObjectNode();
-            o.put("LTarget", c.path("attribute").asString(""));
-            o.put("RTarget", c.path("value").isNumber() ? number(c.get("value")) : c.path("value").asString(""));
-            o.put("Operand", c.path("operator").asString("="));
-            if (c.has("distinct_hosts")) {
-                o.put("Operand", "distinct_hosts");
-                o.put("RTarget", c.path("distinct_hosts").asString());
-            }
-            out.add(o);
-        });
+        ConstraintBlocks.map(b, target, json);
     }
 
     /** A Go duration ({@code "15s"}, {@code "1h30m"}, {@code "250ms"}; {@link GoDuration}) or a number of nanoseconds. */

@@ -116,7 +116,7 @@ class JobsDirectoryTest {
         assertThat(log).containsExactly("register alpha", "register beta");
         assertThat(registered.get("alpha").path("TaskGroups").get(0).path("Count").asInt()).isEqualTo(1);
         assertThat(problems).hasSize(3);
-        assertThat(problems.get(0)).startsWith("a.hcl: ").containsPattern("input\\.hcl:\\d+,\\d+");
+        assertThat(problems.get(0)).isEqualTo("a.hcl: a.hcl:3,13-14: Invalid expression; Expected the start of an expression, but found an invalid expression token.");
         assertThat(problems.get(1)).startsWith("c.json: ").contains("Missing job task groups");
         assertThat(problems.get(2)).startsWith("d.json: ");
         assertThat(d.brokenFiles()).hasSize(3);
