@@ -88,6 +88,18 @@ final class TaskStopper {
         }
     }
 
+    /** Nomad's {@code clearDriverHandle}: an exited task is destroyed in the driver (force; errors logged). Null: nothing. */
+    static void destroyExited(TaskDriver driver, TaskHandle handle) {
+        if (handle == null) {
+            return;
+        }
+        try {
+            driver.destroy(handle, true);
+        } catch (DriverException | RuntimeException e) {
+            log.warn("destroying exited task failed: task={}", handle.taskId(), e);
+        }
+    }
+
     /** Nomad's stop backoff: {@code min(5s·4^i, 2m)}. */
     static Duration backoff(int attempt) {
         long seconds = 5L << (2 * Math.min(attempt, 10));
