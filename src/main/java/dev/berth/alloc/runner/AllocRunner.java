@@ -6,13 +6,12 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.atomic.AtomicReference;
-import java.util.concurrent.locks.ReentrantLock;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import dev.berth.alloc.fs.AllocDir;
+import dev.berth.alloc.runner.AllocRunState.Phase;
 import dev.berth.alloc.runner.AllocHooks.AllocHookContext;
 import dev.berth.alloc.spec.AllocationSpec;
 import dev.berth.alloc.spec.TaskGroupSpec;
@@ -22,9 +21,7 @@ import dev.berth.alloc.task.ResumableLoop;
 import dev.berth.alloc.task.ResumableLoop.Turn;
 import dev.berth.alloc.task.TaskCoordinator;
 import dev.berth.alloc.task.TaskEvent;
-import dev.berth.alloc.task.TaskLocalState;
 import dev.berth.alloc.task.TaskRunner;
-import dev.berth.alloc.task.TaskRunnerContext;
 import dev.berth.alloc.task.TaskState;
 
 /**
@@ -39,18 +36,6 @@ public final class AllocRunner {
 
     private static final Logger log = LoggerFactory.getLogger(AllocRunner.class);
 
-    /** Where the run is; it only moves forward. */
-    private enum State {
-        /** the run has not started */
-        NEW,
-        /** the prerun hooks run; no task runner runs yet */
-        PRERUN,
-        /** the task runners were started: a task an update adds starts at once */
-        TASKS_STARTED,
-        /** no task may start any more: prerun failed, or the run ended */
-        CLOSED
-    }
-
     private final AllocRunnerContext ctx;
     private final AllocDir dir;
     private final TaskCoordinator coordinator;
@@ -61,17 +46,11 @@ public final class AllocRunner {
     private final KillSequence kills = new KillSequence();
     private final RunnerInbox<AllocMessage> inbox = new RunnerInbox<>();
     private final ResumableLoop loop;
-    private final AtomicReference<AllocationSpec> pendingUpdate = new AtomicReference<>();
+    private final TaskRunnerFactory runners;
+    private final UpdateQueue updates = new UpdateQueue();
     private final CompletableFuture<Void> shutdownSignal = new CompletableFuture<>();
     private final CompletableFuture<Void> destroyed = new CompletableFuture<>();
-    /**
-     * Guards {@link #state} and {@link #destroyRequested}, and makes an update's changes to the task runners one step: a
-     * destroy or the end of the run either sees a task the update adds, or that task is never started. Never held while
-     * waiting for a task.
-     */
-    private final ReentrantLock lock = new ReentrantLock();
-    private State state = State.NEW;
-    private boolean destroyRequested;
+    private final AllocRunState run = new AllocRunState();
 
     public AllocRunner(AllocRunnerContext ctx, AllocRecord initial) {
         this(ctx, initial, false);
@@ -88,33 +67,11 @@ public final class AllocRunner {
         this.coordinator = new TaskCoordinator(group.tasks(), restoring);
         this.deaths = new TaskDeaths(tasks, ctx.clock(), this::killTasks);
         this.loop = new ResumableLoop("berth-alloc-" + shortId(), this::advance, this::crashed);
-        var storedStates = restoring ? ctx.store().taskStates(spec.id()) : Map.<String, TaskState>of();
-        for (TaskSpec task : group.tasks()) {
-            tasks.add(newTaskRunner(spec, group, task, restoring, storedStates));
-        }
-        storedStates.forEach((name, state) -> {
-            if (group.tasks().stream().noneMatch(t -> t.name().equals(name))) {
-                tasks.addRemovedBeforeRestart(name, TaskUpdates.finalStateOfRemoved(ctx, spec.id(), name, state));
-            }
-        });
+        this.runners = new TaskRunnerFactory(ctx, dir, record, tasks, coordinator, inbox::offer);
+        runners.addAll(spec, group, restoring);
         if (restoring) {
             record.deriveRestored(tasks.states().values());
         }
-    }
-
-    private TaskRunner newTaskRunner(AllocationSpec spec, TaskGroupSpec group, TaskSpec task, boolean restoring,
-                                     Map<String, TaskState> storedStates) {
-        TaskLocalState local = restoring ? ctx.store().taskLocalState(spec.id(), task.name()).orElse(null) : null;
-        TaskState restoredState = restoring ? storedStates.getOrDefault(task.name(), TaskState.initial()) : null;
-        var restored = local == null ? null : local.restarts();
-        var listener = new TaskStateRelay(spec.id(), record, tasks, ctx.listener(),
-                dead -> inbox.offer(new AllocMessage.TaskDied(dead)));
-        var trCtx = new TaskRunnerContext(spec, group, task, dir, ctx.drivers().apply(task.driver()), ctx.taskHooks(), ctx.store(),
-                ctx.trackers().create(spec, task, restored), coordinator, ctx.clock(), ctx.sleeper(), ctx.maxKillTimeout(),
-                ctx.envBuilder(), listener, restoredState, local);
-        TaskRunner tr = new TaskRunner(trCtx);
-        tr.done().whenComplete((v, e) -> inbox.offer(new AllocMessage.TaskRunOver(task.name())));
-        return tr;
     }
 
     public String id() {
@@ -141,15 +98,12 @@ public final class AllocRunner {
 
     /** The newest accepted spec: a queued update, else the applied one. */
     public AllocationSpec latestSpec() {
-        AllocationSpec queued = pendingUpdate.get();
-        AllocationSpec applied = record.get().spec();
-        return queued != null && queued.modifyIndex() > applied.modifyIndex() ? queued : applied;
+        return updates.latest(record.get().spec());
     }
 
     /** Whether an applied or still queued update stops this alloc (a waiting prerun hook polls it). */
     public boolean stopRequested() {
-        AllocationSpec queued = pendingUpdate.get();
-        return record.get().spec().desiredTerminal() || (queued != null && queued.desiredTerminal());
+        return record.get().spec().desiredTerminal() || updates.stopQueued();
     }
 
     /** Whether the agent is shutting this runner down (tasks keep running). */
@@ -159,16 +113,9 @@ public final class AllocRunner {
 
     /** Starts the run loop on a virtual thread. Does nothing once destroy began. */
     public void start() {
-        lock.lock();
-        try {
-            if (state != State.NEW || destroyRequested) {
-                return;
-            }
-            state = State.PRERUN;
-        } finally {
-            lock.unlock();
+        if (run.beginRun()) {
+            loop.start();
         }
-        loop.start();
     }
 
     /**
@@ -176,7 +123,7 @@ public final class AllocRunner {
      * agent shuts down (waiting for the next one without a thread), then the postrun hooks.
      */
     private Turn advance() throws InterruptedException {
-        if (state() == State.PRERUN && !prerunThenStartTasks()) {
+        if (run.phase() == Phase.PRERUN && !prerunThenStartTasks()) {
             return finish();
         }
         while (!shutdownSignal.isDone()) {
@@ -201,7 +148,7 @@ public final class AllocRunner {
 
     /** The run is over: no task may start any more; the postrun hooks run unless the agent shuts down. */
     private Turn finish() {
-        setState(State.CLOSED);
+        run.moveTo(Phase.CLOSED);
         if (!shutdownSignal.isDone()) {
             hooks.runAll(AllocHooks.AllocPostrunHook.class, "postrun", h -> h.postrun(hookContext()));
             ctx.listener().allocFinished(id());
@@ -219,18 +166,16 @@ public final class AllocRunner {
         }
         String failure = hooks.prerun();
         if (failure != null) {
-            setState(State.CLOSED);
+            run.moveTo(Phase.CLOSED);
             tasks.active().forEach(tr -> tr.failBeforeStart(TaskEvent.setupFailure(ctx.clock().instant(), failure)));
         } else if (!shutdownSignal.isDone()) {
             // an agent shutdown during a long prerun (a previous-alloc wait) must not start the tasks
             applyPendingUpdate();
-            lock.lock();
-            try {
-                state = State.TASKS_STARTED;
+            run.locked(() -> {
+                run.moveTo(Phase.TASKS_STARTED);
                 tasks.active().forEach(TaskRunner::start);
-            } finally {
-                lock.unlock();
-            }
+                return null;
+            });
         }
         return true;
     }
@@ -238,7 +183,7 @@ public final class AllocRunner {
     /** The loop threw: tasks that never started fail with the reason instead of staying pending; the run is over. */
     private void crashed(RuntimeException e) {
         log.error("alloc runner failed: alloc={}", id(), e);
-        setState(State.CLOSED);
+        run.moveTo(Phase.CLOSED);
         TaskEvent failed = TaskEvent.setupFailure(ctx.clock().instant(), "alloc runner failed: " + e);
         tasks.active().forEach(tr -> tr.failBeforeStart(failed));
     }
@@ -254,9 +199,9 @@ public final class AllocRunner {
 
     /** Queues an update; only the newest by AllocModifyIndex survives (latest wins). Non-blocking. */
     public void update(AllocationSpec spec) {
-        pendingUpdate.accumulateAndGet(spec, (cur, next) -> cur == null || next.modifyIndex() > cur.modifyIndex() ? next : cur);
+        updates.queue(spec);
         inbox.offer(new AllocMessage.UpdateQueued());
-        if (runDone().isDone() || state() == State.NEW) {
+        if (runDone().isDone() || run.phase() == Phase.NEW) {
             // No run loop to pick it up: apply here (only persists and, for a stop, kills nothing that runs).
             try {
                 applyPendingUpdate();
@@ -272,39 +217,36 @@ public final class AllocRunner {
      * killed, a task it adds gets a runner), and a stop kills the tasks.
      */
     private void applyPendingUpdate() throws InterruptedException {
-        AllocationSpec next;
-        boolean stopping;
-        List<TaskRunner> removed;
-        lock.lock();
-        try {
-            next = pendingUpdate.getAndSet(null);
-            AllocationSpec current = record.get().spec();
-            if (next == null || next.modifyIndex() <= current.modifyIndex()) {
-                return;
-            }
-            stopping = !current.desiredTerminal() && next.desiredTerminal();
-            record.setSpec(next);
-            if (!next.desiredTerminal()) {
-                hooks.runAll(AllocHooks.AllocUpdateHook.class, "update", h -> h.update(hookContext(), next));
-            }
-            removed = removeTasks(next);
-        } finally {
-            lock.unlock();
+        record Applied(AllocationSpec previous, AllocationSpec next) {
         }
-        for (TaskRunner tr : removed) {
+        Applied applied = run.locked(() -> {
+            AllocationSpec previous = record.get().spec();
+            AllocationSpec taken = updates.take();
+            if (taken == null || taken.modifyIndex() <= previous.modifyIndex()) {
+                return null;
+            }
+            record.setSpec(taken);
+            if (!taken.desiredTerminal()) {
+                hooks.runAll(AllocHooks.AllocUpdateHook.class, "update", h -> h.update(hookContext(), taken));
+            }
+            return new Applied(previous, taken);
+        });
+        if (applied == null) {
+            return;
+        }
+        AllocationSpec next = applied.next();
+        for (TaskRunner tr : run.locked(() -> removeTasks(next))) {
             log.info("killing a task the update removed: alloc={} task={}", id(), tr.name());
             tr.killRemoved();
         }
-        lock.lock();
-        try {
+        run.locked(() -> {
             if (record.get().spec() == next) { // else a newer update was applied meanwhile and did this
                 addTasks(next);
                 tasks.active().forEach(tr -> tr.update(next));
             }
-        } finally {
-            lock.unlock();
-        }
-        if (stopping) {
+            return null;
+        });
+        if (!applied.previous().desiredTerminal() && next.desiredTerminal()) {
             killTasks("alloc stopped");
         }
     }
@@ -316,7 +258,7 @@ public final class AllocRunner {
     private List<TaskRunner> removeTasks(AllocationSpec next) {
         List<TaskRunner> toKill = new ArrayList<>();
         for (TaskRunner tr : TaskUpdates.diff(tasks.active(), next.group().orElseThrow()).removed()) {
-            boolean ran = (state == State.TASKS_STARTED || state == State.CLOSED) && tr.started();
+            boolean ran = run.tasksLaunched() && tr.started();
             tasks.removeForUpdate(tr.name(), ran);
             coordinator.remove(tr.name());
             if (ran) {
@@ -334,15 +276,14 @@ public final class AllocRunner {
     private void addTasks(AllocationSpec next) {
         TaskGroupSpec newGroup = next.group().orElseThrow();
         for (TaskSpec added : TaskUpdates.diff(tasks.active(), newGroup).added()) {
-            boolean closed = state == State.CLOSED || destroyRequested || deaths.groupKilled() || next.desiredTerminal()
-                    || shutdownSignal.isDone();
+            boolean closed = run.closedForNewTasks() || deaths.groupKilled() || next.desiredTerminal() || shutdownSignal.isDone();
             if (closed || !coordinator.add(added)) {
                 log.warn("not starting a task the update added: the alloc is done or stopping: alloc={} task={}", id(), added.name());
                 continue;
             }
-            TaskRunner tr = newTaskRunner(next, newGroup, added, false, Map.of());
+            TaskRunner tr = runners.create(next, newGroup, added);
             tasks.add(tr);
-            if (state == State.TASKS_STARTED) {
+            if (run.phase() == Phase.TASKS_STARTED) {
                 tr.start();
             }
         }
@@ -363,21 +304,12 @@ public final class AllocRunner {
      * started), run every destroy hook, delete the state. The returned future completes when done.
      */
     public CompletableFuture<Void> destroy() {
-        boolean first;
-        boolean started;
-        lock.lock();
-        try {
-            first = !destroyRequested;
-            destroyRequested = true;
-            started = state != State.NEW;
-        } finally {
-            lock.unlock();
-        }
-        if (first) {
+        AllocRunState.DestroyRequest request = run.requestDestroy();
+        if (request.first()) {
             // Persisted before the caller hears of the destroy: an agent that stops (SIGTERM, kill -9) before the kill
             // finished finishes it at its next start, and never runs the allocation again.
             ctx.store().markDestroying(id());
-            Thread.ofVirtual().name("berth-destroy-" + shortId()).start(() -> destroyNow(started));
+            Thread.ofVirtual().name("berth-destroy-" + shortId()).start(() -> destroyNow(request.runStarted()));
         }
         return destroyed;
     }
@@ -405,7 +337,7 @@ public final class AllocRunner {
         shutdownSignal.complete(null);
         inbox.offer(new AllocMessage.ShuttingDown());
         KillSequence.shutdown(tasks.all(), wait);
-        if (state() != State.NEW) {
+        if (run.phase() != Phase.NEW) {
             KillSequence.await(runDone(), wait);
         }
         hooks.runAll(AllocHooks.AllocShutdownHook.class, "shutdown", h -> h.shutdown(hookContext()));
@@ -419,24 +351,6 @@ public final class AllocRunner {
     /** The active task runners, in the group's order. */
     public Collection<TaskRunner> taskRunners() {
         return tasks.active();
-    }
-
-    private State state() {
-        lock.lock();
-        try {
-            return state;
-        } finally {
-            lock.unlock();
-        }
-    }
-
-    private void setState(State next) {
-        lock.lock();
-        try {
-            state = next;
-        } finally {
-            lock.unlock();
-        }
     }
 
     private AllocHookContext hookContext() {

@@ -63,6 +63,7 @@ public final class TaskRunner {
     private final TaskRunnerContext ctx;
     private final TaskHookExecutor hooks;
     private final TaskStateRecorder rec;
+    private final ExitStep exits;
     private final RestartStep restarts;
     private final ResumableLoop loop;
     private final CompletableFuture<Void> killSignal = new CompletableFuture<>();
@@ -75,18 +76,15 @@ public final class TaskRunner {
 
     // Confined to the run (one step at a time, ordered by the loop): the phase and what the running process left for EXITED.
     private Phase phase;
-    private CompletableFuture<ExitResult> exit;
-    private CompletableFuture<Boolean> restartRequest;
-    private TaskHookContext runningContext;
-    private CompletableFuture<Void> allocRestart;
-    // why the last stop did not end cleanly (the Killed event's kill_error), or null
-    private String killError;
+    private ExitStep.Started process;
 
     public TaskRunner(TaskRunnerContext ctx) {
         this.ctx = ctx;
         this.hooks = new TaskHookExecutor(ctx.hooks(), ctx.listener(), ctx.clock(), ctx.alloc().id(), ctx.task().name());
         this.rec = new TaskStateRecorder(ctx.alloc().id(), ctx.task().name(), ctx.store(), this::stateChanged,
                 ctx.tracker()::counters, ctx.restoredState(), ctx.restoredLocal());
+        this.exits = new ExitStep(new TaskStopper(ctx.driver(), ctx.killTimeout(), ctx.task().killSignal(), ctx.sleeper()), hooks,
+                rec, ctx.tracker(), ctx.clock());
         this.restarts = new RestartStep(ctx.tracker(), rec, ctx.sleeper(), ctx.clock());
         this.hookContext = new TaskHookContext(ctx.alloc(), ctx.group(), ctx.task(), ctx.allocDir().path(),
                 ctx.allocDir().taskDir(ctx.task().name()), ctx.driver(), this::emit);
@@ -125,7 +123,7 @@ public final class TaskRunner {
                 case PRESTART -> phase = prestart();
                 case RUNNING -> {
                     phase = Phase.EXITED;
-                    return Turn.waitFor(CompletableFuture.anyOf(exit, killSignal, shutdownSignal, restartRequest));
+                    return Turn.waitFor(process.waitEnds(killSignal, shutdownSignal));
                 }
                 case EXITED -> phase = exited();
                 case RESTARTING -> phase = restarting();
@@ -134,9 +132,8 @@ public final class TaskRunner {
                         phase = Phase.OVER;
                         continue;
                     }
-                    allocRestart = rec.openAllocRestart();
                     phase = Phase.DEAD_WOKEN;
-                    return Turn.waitFor(CompletableFuture.anyOf(allocRestart, killSignal, shutdownSignal));
+                    return Turn.waitFor(CompletableFuture.anyOf(rec.openAllocRestart(), killSignal, shutdownSignal));
                 }
                 case DEAD_WOKEN -> phase = deadWoken();
                 case OVER -> {
@@ -205,56 +202,20 @@ public final class TaskRunner {
     }
 
     /** What {@link Phase#RUNNING} waits on, and {@link Phase#EXITED} looks at: the process and its restart request. */
-    private void waitFor(CompletableFuture<ExitResult> processExit) {
-        exit = processExit;
-        restartRequest = rec.restartSignal();
-        runningContext = hookContext;
+    private void waitFor(CompletableFuture<ExitResult> exit) {
+        process = new ExitStep.Started(exit, rec.restartSignal(), hookContext);
     }
 
-    /**
-     * {@link Phase#EXITED} (Nomad's {@code WAIT} block and {@code handleKill}): on a kill or restart request stops the
-     * process first; then forgets the handle, emits {@code Terminated}, runs the exited hooks and tells the restart tracker
-     * why the process ended. On agent shutdown the process keeps running and nothing is recorded.
-     */
+    /** {@link Phase#EXITED}: the end of the process is recorded, or the agent shuts down and it keeps running. */
     private Phase exited() throws InterruptedException {
-        if (shutdownSignal.isDone() && !killSignal.isDone() && !exit.isDone()) {
-            hooks.shutdown(runningContext);
-            rec.persistLocal(false);
-            return Phase.OVER;
-        }
-        boolean restartRequested = !exit.isDone() && !killSignal.isDone();
-        ExitResult result = exit.isDone() ? TaskStopper.exitResult(exit) : stop();
-        TaskStopper.destroyExited(ctx.driver(), rec.detach());
-        rec.emit(TaskEvent.terminated(ctx.clock().instant(), result));
-        if (result.oomKilled()) {
-            ctx.listener().taskOomKilled(name());
-        }
-        hooks.exited(runningContext, result);
-        if (killSignal.isDone()) {
-            ctx.tracker().setKilled();
-        } else if (restartRequested) {
-            ctx.tracker().setRestartTriggered(Boolean.TRUE.equals(restartRequest.getNow(false)));
-        } else {
-            ctx.tracker().setExitResult(result);
-        }
-        return Phase.RESTARTING;
-    }
-
-    /** PreKill hooks, then the driver stop (retried with backoff), then a bounded wait for the exit. */
-    private ExitResult stop() throws InterruptedException {
-        hooks.preKill(runningContext);
-        TaskStopper.Stopped stopped = TaskStopper.stop(ctx.driver(), rec.handle(), ctx.killTimeout(), ctx.task().killSignal(), exit,
-                ctx.sleeper(), shutdownSignal);
-        if (stopped.killError() != null) {
-            killError = stopped.killError();
-        }
-        return stopped.result();
+        return exits.handle(process, killSignal, shutdownSignal, () -> ctx.listener().taskOomKilled(name()))
+                ? Phase.RESTARTING : Phase.OVER;
     }
 
     /** {@link Phase#RESTARTING}: the restart policy's decision and delay; whoever asked for the restart may go on. */
     private Phase restarting() throws InterruptedException {
         try {
-            return restarts.decide(killError, killedReason, () -> ctx.listener().taskRestarting(name()), killSignal, shutdownSignal)
+            return restarts.decide(exits.killError(), killedReason, () -> ctx.listener().taskRestarting(name()), killSignal, shutdownSignal)
                     ? Phase.PRESTART : Phase.DEAD;
         } finally {
             rec.acknowledgeRestart();
@@ -366,16 +327,8 @@ public final class TaskRunner {
      * @throws TaskNotRunningException if the task is not running
      */
     public void restart(String reason, boolean failure) throws TaskNotRunningException, InterruptedException {
-        CompletableFuture<Void> ack = rec.restartAckIfRunning();
-        if (ack == null) {
+        if (!rec.restartRunning(failure, () -> emit(TaskEvent.restartSignaled(ctx.clock().instant(), reason)), killWait())) {
             throw new TaskNotRunningException();
-        }
-        emit(TaskEvent.restartSignaled(ctx.clock().instant(), reason));
-        rec.requestRestart(failure);
-        try {
-            ack.get(killWait().toNanos(), TimeUnit.NANOSECONDS);
-        } catch (ExecutionException | TimeoutException e) {
-            log.warn("restart did not finish in time: alloc={} task={}", ctx.alloc().id(), name());
         }
     }
 

@@ -1,8 +1,12 @@
 package dev.berth.alloc.task;
 
+import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -122,19 +126,29 @@ final class TaskStateRecorder {
     }
 
     /**
-     * The acknowledgement to wait on for a restart of the running process, or null when no process runs or a restart of it
-     * was already requested.
+     * Asks the running process to restart ({@code announce} first: its {@code Restart Signaled} event) and waits, at most
+     * {@code wait}, until the run handled its exit ({@link #acknowledgeRestart}).
+     *
+     * @return false, and nothing asked, when no process runs or a restart of it was asked for already
      */
-    CompletableFuture<Void> restartAckIfRunning() {
+    boolean restartRunning(boolean failure, Runnable announce, Duration wait) throws InterruptedException {
+        CompletableFuture<Void> ack;
         synchronized (lock) {
-            return !state.running() || handle == null || restartSignal.isDone() ? null : restartAck;
+            ack = !state.running() || handle == null || restartSignal.isDone() ? null : restartAck;
         }
-    }
-
-    void requestRestart(boolean failure) {
+        if (ack == null) {
+            return false;
+        }
+        announce.run();
         synchronized (lock) {
             restartSignal.complete(failure);
         }
+        try {
+            ack.get(wait.toNanos(), TimeUnit.NANOSECONDS);
+        } catch (ExecutionException | TimeoutException e) {
+            log.warn("restart did not finish in time: alloc={} task={}", allocId, task);
+        }
+        return true;
     }
 
     /** The exit of the process was handled: whoever asked for its restart may go on. */
