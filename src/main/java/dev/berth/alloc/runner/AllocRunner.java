@@ -50,6 +50,8 @@ public final class AllocRunner {
     private final UpdateQueue updates = new UpdateQueue();
     private final CompletableFuture<Void> shutdownSignal = new CompletableFuture<>();
     private final CompletableFuture<Void> destroyed = new CompletableFuture<>();
+    // where the run is and whether a destroy was asked for, under the runner's one lock (AllocRunState); every other field
+    // is final and safe for any thread (copy-on-write sets, futures, the inbox, the update queue)
     private final AllocRunState run = new AllocRunState();
 
     public AllocRunner(AllocRunnerContext ctx, AllocRecord initial) {
