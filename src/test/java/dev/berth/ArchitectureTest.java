@@ -40,7 +40,7 @@ class ArchitectureTest {
             "dev/berth/alloc/runner/AllocRunner.java",
             "the alloc's run loop and the kill/destroy/shutdown/update entry points that post to its one inbox",
             "dev/berth/alloc/task/TaskRunner.java",
-            "one task's run loop (gate, prestart, start, exit wait, restart) and its lifecycle calls on one state",
+            "one task's state machine (its Phase and advance(), one step per phase) and the lifecycle calls that drive it",
             "dev/berth/driver/docker/DockerDriver.java",
             "the whole TaskDriver contract for docker; each phase is one engine call sequence",
             "dev/berth/driver/rawexec/RawExecDriver.java",

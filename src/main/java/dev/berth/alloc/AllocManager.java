@@ -190,7 +190,7 @@ public class AllocManager {
         Usage sum = Usage.NONE;
         for (AllocRunner r : all) {
             AllocRecord rec = r.record();
-            if (rec.spec().desiredTerminal() || ClientStatus.terminal(rec.clientStatus()) || r.runDone().isDone()) {
+            if (rec.terminal() || r.runDone().isDone()) {
                 continue;
             }
             sum = sum.plus(Usage.of(rec.spec().group().orElseThrow().tasks()));
@@ -260,7 +260,7 @@ public class AllocManager {
             }
             return;
         }
-        if (r.record().spec().desiredTerminal() || ClientStatus.terminal(r.record().clientStatus())) {
+        if (r.record().terminal()) {
             throw new AllocStateException("restart of an alloc that should not run");
         }
         if (allTasks) {
@@ -387,8 +387,7 @@ public class AllocManager {
     }
 
     private static boolean isTerminal(AllocRunner r) {
-        AllocRecord rec = r.record();
-        return r.runDone().isDone() && (rec.spec().desiredTerminal() || ClientStatus.terminal(rec.clientStatus()));
+        return r.runDone().isDone() && r.record().terminal();
     }
 
     /** Number of allocs this node knows (live and terminal). */

@@ -11,9 +11,9 @@ import org.slf4j.LoggerFactory;
 /**
  * A loop on one virtual thread that runs {@code pass} when kicked and, while {@code periodic} answers true, at least
  * once per {@code period}; a failed pass is logged and the loop goes on. While {@code periodic} answers false (nothing
- * for a pass to do: no job at all) the loop sleeps until kicked or {@linkplain #wake() woken}, so an idle agent does
- * not run a pass every second; {@code periodic} is asked before every wait, and whatever makes it true must
- * {@link #kick()} or {@link #wake()} the loop. It can be stopped and started again (Spring's test framework pauses idle
+ * for a pass to do: no job at all) the loop sleeps until kicked or told to {@linkplain #recheckPeriodic() ask again},
+ * so an idle agent does not run a pass every second; {@code periodic} is asked before every wait, and whatever makes it
+ * true must {@link #kick()} the loop or have it {@link #recheckPeriodic()}. It can be stopped and started again (Spring's test framework pauses idle
  * cached contexts): each start begins a new generation, and a loop of an older generation ends at its next turn; a
  * restarted loop runs a pass at once.
  */
@@ -32,8 +32,8 @@ public final class KickLoop {
     private final Condition signalled = lock.newCondition();
     /** guarded by lock: a pass was asked for */
     private boolean kicked;
-    /** guarded by lock: {@link #periodic} may have turned true */
-    private boolean woken;
+    /** guarded by lock: {@link #periodic} may have turned true and is to be asked again */
+    private boolean recheck;
     private long generation;
     private volatile long current;
     private volatile State state = State.STOPPED;
@@ -87,11 +87,14 @@ public final class KickLoop {
         }
     }
 
-    /** Tells a sleeping loop that passes may be due every period again (the first after a period); runs no pass. */
-    public void wake() {
+    /**
+     * Has a loop that sleeps until kicked ask {@code periodic} again: passes may be due every period again (the first after
+     * a period). Runs no pass.
+     */
+    public void recheckPeriodic() {
         lock.lock();
         try {
-            woken = true;
+            recheck = true;
             signalled.signalAll();
         } finally {
             lock.unlock();
@@ -154,11 +157,11 @@ public final class KickLoop {
                     }
                     if (kicked) {
                         kicked = false;
-                        woken = false;
+                        recheck = false;
                         return true;
                     }
-                    if (woken) {
-                        woken = false;
+                    if (recheck) {
+                        recheck = false;
                         if (!timed) {
                             break; // ask periodic again, outside the lock
                         }

@@ -68,7 +68,7 @@ public class LocalScheduler implements AutoCloseable {
         // a pass with no job does nothing: the loop sleeps until a registration (or a kick) while there is none
         this.loop = new KickLoop("berth-scheduler", java.time.Duration.ofSeconds(1), this::reconcileAll,
                 () -> jobs.anyJob(job -> true));
-        jobs.onRegistration(loop::wake);
+        jobs.onRegistration(loop::recheckPeriodic);
         for (JobStore.Document d : store.placements()) {
             Placement p = json.readValue(d.json(), Placement.class);
             placements.put(p.allocId(), p);

@@ -58,7 +58,7 @@ public class PeriodicLauncher implements AutoCloseable {
         // ticks every second while a periodic job is active or a recorded launch may still be purged; else it sleeps
         // until a registration (every active periodic job was registered at some point: at start the loop asks anew)
         this.loop = new KickLoop("berth-periodic", Duration.ofSeconds(1), this::tick, this::hasWork);
-        jobs.onRegistration(loop::wake);
+        jobs.onRegistration(loop::recheckPeriodic);
     }
 
     /** Whether a tick can do anything: a periodic job to launch, or a recorded launch to drop once its job is purged. */

@@ -96,7 +96,7 @@ class KickLoopTest {
         awaitUntimedWait(loop);
 
         work.set(true);
-        loop.wake();
+        loop.recheckPeriodic();
         await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(1))
                 .until(() -> loop.state() == KickLoop.State.WAITING_FOR_PERIOD && loop.threadState() == Thread.State.TIMED_WAITING);
         assertThat(passes.get()).as("a wake runs no pass; the first comes a period later").isZero();
@@ -114,7 +114,7 @@ class KickLoopTest {
         work.set(false); // the pass after which there is nothing left: the loop goes to sleep
         awaitUntimedWait(loop);
         int settled = passes.get();
-        loop.wake(); // still nothing to do: it asks again and sleeps on
+        loop.recheckPeriodic(); // still nothing to do: it asks again and sleeps on
         awaitUntimedWait(loop);
         assertThat(passes.get()).isEqualTo(settled);
         loop.stop();

@@ -8,6 +8,8 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Supplier;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -17,16 +19,31 @@ import dev.berth.alloc.task.TaskRunner;
 /**
  * Nomad's {@code killTasks} order: the leader synchronously, then the other main and prestart/poststart tasks
  * concurrently, sidecars last, concurrently. Poststop tasks are left alone. Every wait is bounded by the task's kill.
- * Also the agent's shutdown of an alloc's runners (all at once, tasks left running) and the bounded waits around both.
+ * One alloc's kill sequences run one at a time (a sibling kill and a destroy may meet): each sees the tasks the one before
+ * it left. Also the agent's shutdown of an alloc's runners (all at once, tasks left running) and the bounded waits around
+ * both.
  */
 final class KillSequence {
 
     private static final Logger log = LoggerFactory.getLogger(KillSequence.class);
 
-    private KillSequence() {
+    private final ReentrantLock serial = new ReentrantLock();
+
+    /**
+     * Runs {@code preKill} (the alloc's prekill hooks), then kills {@code runners.get()} in Nomad's order; after any kill
+     * sequence already under way.
+     */
+    void kill(Supplier<? extends Collection<TaskRunner>> runners, Runnable preKill, String reason) throws InterruptedException {
+        serial.lockInterruptibly();
+        try {
+            preKill.run();
+            killInOrder(runners.get(), reason);
+        } finally {
+            serial.unlock();
+        }
     }
 
-    static void kill(Collection<TaskRunner> runners, String reason) throws InterruptedException {
+    private static void killInOrder(Collection<TaskRunner> runners, String reason) throws InterruptedException {
         for (TaskRunner tr : runners) {
             if (tr.task().isLeader() && !tr.task().isPoststop()) {
                 tr.kill(reason);

@@ -1,62 +1,64 @@
 package dev.berth.alloc.runner;
 
-import java.util.concurrent.ConcurrentLinkedDeque;
-import java.util.concurrent.atomic.AtomicReference;
+import java.util.ArrayDeque;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * The alloc runner's inbox (task deaths, wake-ups) with, instead of a thread parked on it, at most one callback that the
- * next message runs. An allocation whose tasks run then costs no parked thread and no stack while it waits.
+ * A runner's inbox. Instead of a thread parked on it, the one reader asks for a future that the next message completes
+ * ({@link #arrival()}) and goes on once it did, so an allocation whose tasks run costs no parked thread and no stack while
+ * it waits. Any thread may {@link #offer}; one thread at a time reads.
  */
-final class RunnerInbox {
+final class RunnerInbox<M> {
 
-    /** A part of the run loop: true when the run is over, false when it waits for the inbox (a new thread goes on). */
-    @FunctionalInterface
-    interface Segment {
-        boolean run() throws InterruptedException;
+    private final ReentrantLock lock = new ReentrantLock();
+    // guarded by lock
+    private final ArrayDeque<M> messages = new ArrayDeque<>();
+    // guarded by lock: completed by the next offer; null while nobody waits
+    private CompletableFuture<Void> arrival;
+
+    /** Adds a message and completes the reader's {@link #arrival()}, if it waits (its continuation must be short). */
+    void offer(M message) {
+        CompletableFuture<Void> waiting;
+        lock.lock();
+        try {
+            messages.add(message);
+            waiting = arrival;
+            arrival = null;
+        } finally {
+            lock.unlock();
+        }
+        if (waiting != null) {
+            waiting.complete(null);
+        }
     }
 
-    private final ConcurrentLinkedDeque<Object> messages = new ConcurrentLinkedDeque<>();
-    private final AtomicReference<Runnable> waiter = new AtomicReference<>();
-    private final InboxRaceHook raceHook;
-
-    RunnerInbox() {
-        this(InboxRaceHook.NONE);
-    }
-
-    RunnerInbox(InboxRaceHook raceHook) {
-        this.raceHook = raceHook;
-    }
-
-    /** Adds a message; runs the waiting callback (on this thread: it must be short), if there is one. */
-    void offer(Object message) {
-        messages.offer(message);
-        Runnable w = waiter.getAndSet(null);
-        if (w != null) {
-            w.run();
+    /** The next message, or null when there is none. */
+    M poll() {
+        lock.lock();
+        try {
+            return messages.poll();
+        } finally {
+            lock.unlock();
         }
     }
 
     /**
-     * The next message; or null when there is none, and then {@code onMessage} runs once at the next {@link #offer} (or
-     * already ran: a message that came in meanwhile is left for it). One caller at a time.
+     * Completes at the next {@link #offer}; already complete when a message waits (one offered since the last
+     * {@link #poll} that found none is never missed).
      */
-    Object pollOrWait(Runnable onMessage) {
-        Object m = messages.poll();
-        if (m != null) {
-            return m;
+    CompletableFuture<Void> arrival() {
+        lock.lock();
+        try {
+            if (!messages.isEmpty()) {
+                return CompletableFuture.completedFuture(null);
+            }
+            if (arrival == null) {
+                arrival = new CompletableFuture<>();
+            }
+            return arrival;
+        } finally {
+            lock.unlock();
         }
-        raceHook.reached(InboxRaceHook.Point.BEFORE_CALLBACK_REGISTERED);
-        waiter.set(onMessage);
-        raceHook.reached(InboxRaceHook.Point.AFTER_CALLBACK_REGISTERED);
-        m = messages.poll();
-        if (m == null) {
-            return null;
-        }
-        if (waiter.compareAndSet(onMessage, null)) {
-            return m;
-        }
-        // an offer took the callback after this message came in: the callback's run takes the message
-        messages.offerFirst(m);
-        return null;
     }
 }

@@ -19,17 +19,17 @@ import dev.berth.alloc.task.TaskState;
 final class TaskRunnerSet {
 
     private volatile Map<String, TaskRunner> active = Map.of();
-    private volatile Map<String, TaskRunner> removedRunners = Map.of();
+    private volatile Map<String, TaskRunner> removedByUpdate = Map.of();
     private volatile Map<String, TaskState> removedBeforeRestart = Map.of();
 
     synchronized void add(TaskRunner tr) {
         Map<String, TaskRunner> next = new LinkedHashMap<>(active);
         next.put(tr.name(), tr);
         active = Collections.unmodifiableMap(next);
-        if (removedRunners.containsKey(tr.name())) {
-            Map<String, TaskRunner> r = new LinkedHashMap<>(removedRunners);
+        if (removedByUpdate.containsKey(tr.name())) {
+            Map<String, TaskRunner> r = new LinkedHashMap<>(removedByUpdate);
             r.remove(tr.name());
-            removedRunners = Collections.unmodifiableMap(r);
+            removedByUpdate = Collections.unmodifiableMap(r);
         }
         if (removedBeforeRestart.containsKey(tr.name())) {
             Map<String, TaskState> r = new LinkedHashMap<>(removedBeforeRestart);
@@ -38,8 +38,11 @@ final class TaskRunnerSet {
         }
     }
 
-    /** Moves an active runner to the removed runners (or forgets it, when it never started); returns it, or null. */
-    synchronized TaskRunner remove(String name, boolean keep) {
+    /**
+     * Takes the runner of a task an update removed out of the active ones: with {@code keep} (it ran) into the removed
+     * runners, else forgotten. Returns it, or null.
+     */
+    synchronized TaskRunner removeForUpdate(String name, boolean keep) {
         TaskRunner tr = active.get(name);
         if (tr == null) {
             return null;
@@ -48,9 +51,9 @@ final class TaskRunnerSet {
         next.remove(name);
         active = Collections.unmodifiableMap(next);
         if (keep) {
-            Map<String, TaskRunner> r = new LinkedHashMap<>(removedRunners);
+            Map<String, TaskRunner> r = new LinkedHashMap<>(removedByUpdate);
             r.put(name, tr);
-            removedRunners = Collections.unmodifiableMap(r);
+            removedByUpdate = Collections.unmodifiableMap(r);
         }
         return tr;
     }
@@ -78,7 +81,7 @@ final class TaskRunnerSet {
     /** Active and removed runners: everything that may still have to be killed, waited for or shut down. */
     List<TaskRunner> all() {
         List<TaskRunner> all = new ArrayList<>(active.values());
-        all.addAll(removedRunners.values());
+        all.addAll(removedByUpdate.values());
         return all;
     }
 
@@ -89,7 +92,7 @@ final class TaskRunnerSet {
     Map<String, TaskState> states() {
         Map<String, TaskState> m = new LinkedHashMap<>();
         active.forEach((name, tr) -> m.put(name, tr.state()));
-        removedRunners.forEach((name, tr) -> m.putIfAbsent(name, tr.state()));
+        removedByUpdate.forEach((name, tr) -> m.putIfAbsent(name, tr.state()));
         removedBeforeRestart.forEach(m::putIfAbsent);
         return m;
     }

@@ -21,6 +21,14 @@ public record AllocRecord(AllocationSpec spec, String clientStatus, String clien
         return spec.id();
     }
 
+    /**
+     * Whether the allocation is done or to be done with: the server wants it stopped ({@code DesiredStatus} stop or evict)
+     * or its tasks are over ({@code ClientStatus} complete, failed or lost).
+     */
+    public boolean terminal() {
+        return spec.desiredTerminal() || ClientStatus.terminal(clientStatus);
+    }
+
     public AllocRecord withSpec(AllocationSpec newSpec) {
         return new AllocRecord(newSpec, clientStatus, clientDescription);
     }

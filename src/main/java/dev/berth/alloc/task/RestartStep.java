@@ -1,40 +1,45 @@
 package dev.berth.alloc.task;
 
+import dev.berth.config.Sleeper;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
 
 /**
- * Nomad's {@code shouldRestart} plus the restart delay: after an exit or a failed start, applies the restart tracker's
- * decision to the task state ({@code Killed}, {@code Not Restarting}, dead, or {@code Restarting} with the delay) and waits
- * the delay, interrupted by kill or shutdown. The delay is exactly the one the tracker returned (bug #4909).
+ * Nomad's {@code shouldRestart} plus the restart delay, for the task runner's {@code RESTARTING} phase: applies the restart
+ * tracker's decision to the task state ({@code Killed}, {@code Not Restarting}, dead, or {@code Restarting} with the delay)
+ * and waits the delay, cut short by a kill or the shutdown. The delay is exactly the one the tracker returned (Nomad bug
+ * #4909).
  */
 final class RestartStep {
 
-    private final TaskRunnerContext ctx;
+    private final RestartTracker tracker;
     private final TaskStateRecorder rec;
-    private final CompletableFuture<Void> killSignal;
-    private final CompletableFuture<Void> shutdownSignal;
+    private final Sleeper sleeper;
+    private final Clock clock;
 
-    RestartStep(TaskRunnerContext ctx, TaskStateRecorder rec, CompletableFuture<Void> killSignal,
-                CompletableFuture<Void> shutdownSignal) {
-        this.ctx = ctx;
+    RestartStep(RestartTracker tracker, TaskStateRecorder rec, Sleeper sleeper, Clock clock) {
+        this.tracker = tracker;
         this.rec = rec;
-        this.killSignal = killSignal;
-        this.shutdownSignal = shutdownSignal;
+        this.sleeper = sleeper;
+        this.clock = clock;
     }
 
     /**
      * Applies the decision and waits the delay.
      *
-     * @param killError  why the kill did not end cleanly (the {@code Killed} event's {@code kill_error}), or null
+     * @param killError  why the last stop did not end cleanly (the {@code Killed} event's {@code kill_error}), or null
      * @param killReason the kill's reason for the {@code Killed} event ({@code kill_reason}), or null
-     * @return whether to start again
+     * @param restarting told when the task restarts (before the delay)
+     * @param kill       a kill ends the delay and the task is dead
+     * @param shutdown   the agent's shutdown ends the delay
+     * @return whether to start again: false when the task is dead, or the delay was cut short
      */
-    boolean afterExit(String killError, String killReason) throws InterruptedException {
-        RestartDecision decision = ctx.tracker().decide();
+    boolean decide(String killError, String killReason, Runnable restarting, CompletableFuture<Void> kill,
+                   CompletableFuture<Void> shutdown) throws InterruptedException {
+        RestartDecision decision = tracker.decide();
         rec.persistLocal(false);
-        var now = ctx.clock().instant();
+        var now = clock.instant();
         Duration delay;
         String reason;
         switch (decision) {
@@ -61,55 +66,13 @@ final class RestartStep {
             }
         }
         rec.update(s -> s.withEvent(TaskEvent.restarting(now, delay, reason)).withState(TaskState.PENDING, now));
-        ctx.listener().taskRestarting(rec.name());
-        boolean elapsed = ctx.sleeper().sleep(delay, CompletableFuture.anyOf(killSignal, shutdownSignal));
-        if (!elapsed && killSignal.isDone()) {
-            var t = ctx.clock().instant();
+        restarting.run();
+        boolean elapsed = sleeper.sleep(delay, CompletableFuture.anyOf(kill, shutdown));
+        if (!elapsed && kill.isDone()) {
+            var t = clock.instant();
             rec.update(s -> s.withEvent(TaskEvent.killed(t, null, killReason)).withState(TaskState.DEAD, t));
             return false;
         }
-        return elapsed || !shutdownSignal.isDone();
-    }
-
-    /**
-     * Nomad's {@code ALLOC_RESTART} wait: a dead task (not poststop) stays here while its alloc lives, so an alloc-wide
-     * restart ({@link #forceRestart}) can run it again, without delay and without using up an attempt. The alloc runner
-     * ends the wait once no task of the alloc is alive (a kill without event); shutdown ends it too.
-     *
-     * @return true to start again
-     */
-    boolean awaitAllocRestart() throws InterruptedException {
-        if (ctx.task().isPoststop() || !rec.state().dead() || killSignal.isDone() || shutdownSignal.isDone()) {
-            return false;
-        }
-        CompletableFuture<Void> restart = rec.openAllocRestart();
-        try {
-            CompletableFuture.anyOf(restart, killSignal, shutdownSignal).get();
-        } catch (ExecutionException e) {
-            // none of them fails
-        } finally {
-            rec.closeAllocRestart();
-        }
-        if (killSignal.isDone() || shutdownSignal.isDone()) {
-            return false;
-        }
-        ctx.tracker().setRestartTriggered(false);
-        return afterExit(null, null);
-    }
-
-    /**
-     * The exit was recorded (its Terminated event), then the agent died before the restart decision: decides now on the
-     * recorded exit, without a second Terminated event (the old process is gone; its stale handle is not recovered).
-     */
-    boolean afterRecordedExit(TaskEvent terminated) throws InterruptedException {
-        ctx.tracker().setExitResult(new dev.berth.driver.ExitResult(terminated.exitCode(), terminated.signal(),
-                "true".equals(terminated.details().get("oom_killed")), terminated.details().get("exit_message")));
-        return afterExit(null, null);
-    }
-
-    /** A task that could not be re-attached after an agent restart counts as failed and follows its restart policy. */
-    boolean afterFailedRestore(String why, String killError) throws InterruptedException {
-        ctx.tracker().setExitResult(new dev.berth.driver.ExitResult(0, 0, false, "failed to restore task: " + why));
-        return afterExit(killError, null);
+        return !shutdown.isDone();
     }
 }

@@ -15,6 +15,7 @@ import org.slf4j.LoggerFactory;
 
 import dev.berth.alloc.spec.AllocationSpec;
 import dev.berth.alloc.spec.TaskSpec;
+import dev.berth.alloc.task.ResumableLoop.Turn;
 import dev.berth.alloc.task.TaskHooks.HookFailedException;
 import dev.berth.driver.DriverException;
 import dev.berth.driver.ExecSession;
@@ -23,68 +24,81 @@ import dev.berth.driver.TaskDevice;
 import dev.berth.driver.TaskHandle;
 
 /**
- * Runs one task on virtual threads ({@code berth-task-…}): gate → prestart hooks → driver start → wait → restart policy,
- * until the task is dead, killed or the agent shuts down. A dead task (not poststop) then waits while its alloc lives, so
- * an alloc-wide restart ({@link #forceRestart}) can run it again, until the alloc runner ends that wait
- * ({@code RunComplete}). A kill stops the task; a shutdown only ends the runner and leaves the task running for a later
- * restore. While the process runs no thread waits for it: the wait is a callback ({@link #waitFor}) and the run goes on on
- * a new virtual thread once the process exits or is to be stopped, so running tasks hold no parked stacks. Collaborators:
- * {@link TaskStateRecorder} (state, handle, persistence), {@link TaskRestore} (agent restarts), {@link RestartStep}
- * (restart decision and delay), {@link TaskStopper} (kill sequence), {@link TaskHookExecutor} (hooks). Every wait is
- * bounded by kill/shutdown (and the kill by its timeout): a driver whose future never completes cannot hang the runner.
+ * Runs one task, as Nomad's task runner: one state machine, {@link #advance()}, moves it through its {@link Phase}s until
+ * the run is over. A kill stops the task for good; an agent shutdown only ends the run and leaves the task running, for a
+ * later restore. The run holds no thread while the process runs or while the dead task waits for an alloc-wide restart: it
+ * goes on on a new virtual thread once something happened ({@link ResumableLoop}). Every other wait is bounded by a kill
+ * or the shutdown (a kill's by its timeout), so a driver whose future never completes cannot hang the runner.
+ *
+ * <p>The lifecycle calls ({@link #kill}, {@link #restart}, {@link #signal}…) may come from any thread; they act through the
+ * kill and shutdown signals and {@link TaskStateRecorder}, which holds the state other threads read.
  */
 public final class TaskRunner {
 
     private static final Logger log = LoggerFactory.getLogger(TaskRunner.class);
-    static final Duration EXIT_GRACE = TaskStopper.EXIT_GRACE;
+
+    /** Where the run is. Nomad's {@code Run()} labels: {@code MAIN} is prestart/running, {@code ALLOC_RESTART} dead. */
+    enum Phase {
+        /** after an agent restart: re-attach the process, or go on where the run stopped ({@link TaskRestore}) */
+        RESTORING,
+        /** wait for the lifecycle gate, run the prestart hooks, start the process, run the poststart hooks */
+        PRESTART,
+        /** the process runs: wait, with no thread, for its exit, a kill, a restart request or the shutdown */
+        RUNNING,
+        /** the wait ended: stop the process when it was asked to stop, record the exit */
+        EXITED,
+        /** the restart policy decides: start again after its delay, or the task is dead */
+        RESTARTING,
+        /** dead: wait, with no thread, while the alloc lives, for an alloc-wide restart */
+        DEAD,
+        /** an alloc-wide restart, a kill or the shutdown ended the dead task's wait */
+        DEAD_WOKEN,
+        /** the run is over: stop hooks, unless the agent shuts down and the task keeps running */
+        OVER
+    }
+
+    /** Why a task that an alloc update no longer lists is killed (Nomad's {@code KillReason}). */
+    public static final String REMOVED_REASON = "update missing task";
 
     private final TaskRunnerContext ctx;
     private final TaskHookExecutor hooks;
     private final TaskStateRecorder rec;
+    private final ExitStep exits;
     private final RestartStep restarts;
-    private final ExitWatcher exits;
-    private volatile TaskHookContext hookContext;
+    private final ResumableLoop loop;
     private final CompletableFuture<Void> killSignal = new CompletableFuture<>();
     private final CompletableFuture<Void> shutdownSignal = new CompletableFuture<>();
     private final CompletableFuture<Void> done = new CompletableFuture<>();
     private final AtomicBoolean started = new AtomicBoolean();
+    private volatile TaskHookContext hookContext;
     // the reason the final Killed event carries (an update removed the task), else null
     private volatile String killedReason;
+
+    // Confined to the run (one step at a time, ordered by the loop): the phase and what the running process left for EXITED.
+    private Phase phase;
+    private ExitStep.Started process;
 
     public TaskRunner(TaskRunnerContext ctx) {
         this.ctx = ctx;
         this.hooks = new TaskHookExecutor(ctx.hooks(), ctx.listener(), ctx.clock(), ctx.alloc().id(), ctx.task().name());
-        this.rec = new TaskStateRecorder(ctx);
-        this.restarts = new RestartStep(ctx, rec, killSignal, shutdownSignal);
-        this.exits = new ExitWatcher(ctx, rec, hooks, killSignal, shutdownSignal);
+        this.rec = new TaskStateRecorder(ctx.alloc().id(), ctx.task().name(), ctx.store(), this::stateChanged,
+                ctx.tracker()::counters, ctx.restoredState(), ctx.restoredLocal());
+        this.exits = new ExitStep(new TaskStopper(ctx.driver(), ctx.killTimeout(), ctx.task().killSignal(), ctx.sleeper()), hooks,
+                rec, ctx.tracker(), ctx.clock());
+        this.restarts = new RestartStep(ctx.tracker(), rec, ctx.sleeper(), ctx.clock());
         this.hookContext = new TaskHookContext(ctx.alloc(), ctx.group(), ctx.task(), ctx.allocDir().path(),
                 ctx.allocDir().taskDir(ctx.task().name()), ctx.driver(), this::emit);
-        ctx.coordinator().taskStateChanged(ctx.task().name(), rec.state());
+        this.phase = ctx.restoredState() != null ? Phase.RESTORING : Phase.PRESTART;
+        String id = ctx.alloc().id();
+        this.loop = new ResumableLoop("berth-task-" + (id.length() > 8 ? id.substring(0, 8) : id) + "-" + name(), this::advance,
+                this::crashed);
+        loop.finished().whenComplete((v, e) -> done.complete(null));
+        ctx.coordinator().taskStateChanged(name(), rec.state());
         killSignal.whenComplete((v, e) -> ctx.coordinator().wake());
         shutdownSignal.whenComplete((v, e) -> ctx.coordinator().wake());
     }
 
-    public String name() {
-        return ctx.task().name();
-    }
-
-    public TaskState state() {
-        return rec.state();
-    }
-
-    public CompletableFuture<Void> done() {
-        return done;
-    }
-
-    public TaskSpec task() {
-        return ctx.task();
-    }
-
-    public boolean started() {
-        return started.get();
-    }
-
-    /** Emits {@code Received} and starts the run loop on a virtual thread. Called once. */
+    /** Emits {@code Received} and starts the run on a virtual thread. Called once. */
     public void start() {
         if (!started.compareAndSet(false, true)) {
             return;
@@ -98,135 +112,76 @@ public final class TaskRunner {
             done.complete(null);
             return;
         }
-        continueOnNewThread(this::begin);
+        loop.start();
     }
 
-    /** A part of the run: true when the run is over, false when it waits for a process (it goes on in {@link #waitFor}). */
-    @FunctionalInterface
-    private interface Segment {
-        boolean run() throws InterruptedException;
-    }
-
-    private void continueOnNewThread(Segment segment) {
-        Thread.ofVirtual().name("berth-task-" + shortId() + "-" + name()).start(() -> runSegment(segment));
-    }
-
-    private void runSegment(Segment segment) {
-        boolean over = true;
-        try {
-            over = segment.run();
-            if (over && (!shutdownSignal.isDone() || killSignal.isDone())) {
-                hooks.stop(hookContext);
-                rec.persistLocal(true);
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        } catch (RuntimeException e) {
-            log.error("task runner crashed: alloc={} task={}", ctx.alloc().id(), name(), e);
-            rec.update(s -> s.withEvent(TaskEvent.setupFailure(ctx.clock().instant(), "task runner failed: " + e.getMessage()))
-                    .withState(TaskState.DEAD, ctx.clock().instant()));
-        } finally {
-            if (over) {
-                done.complete(null);
-            }
-        }
-    }
-
-    /** Runs (or restores) the task until it is dead, then waits for alloc-wide restarts. */
-    private boolean begin() throws InterruptedException {
-        if (ctx.restoredState() != null) {
-            switch (new TaskRestore(ctx, rec, hooks, restarts, exits, this::emit).restore(hookContext, this::waitFor)) {
-                case COMPLETE -> {
-                    return true;
-                }
-                case DONE -> {
-                    return allocRestarts();
-                }
-                case WAITING -> {
-                    return false;
-                }
-                case RESTARTED, NOT_STARTED -> {
-                    // restarting, or pending before the agent stopped: through the gate as usual
-                }
-            }
-        }
-        return startThenAllocRestarts();
-    }
-
-    private boolean startThenAllocRestarts() throws InterruptedException {
-        return startLoop() && allocRestarts();
-    }
-
-    /** While an alloc-wide restart runs the dead task again; false when a run waits for its process. */
-    private boolean allocRestarts() throws InterruptedException {
-        while (restarts.awaitAllocRestart()) {
-            if (!startLoop()) {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    /**
-     * Waits for the exit, a kill, a restart request or shutdown without a thread: the run goes on on a new virtual thread
-     * once one of them happened (a thread parked for each running task would keep its stack for as long as the task runs).
-     */
-    private void waitFor(CompletableFuture<ExitResult> exit) {
-        CompletableFuture<Boolean> restart = rec.restartSignal();
-        TaskHookContext context = hookContext;
-        exits.wakeUp(exit, restart).whenComplete((v, e) -> continueOnNewThread(() -> afterExit(exit, restart, context)));
-    }
-
-    /** The end of a process was seen: records it and starts it again (or not) as the restart policy says. */
-    private boolean afterExit(CompletableFuture<ExitResult> exit, CompletableFuture<Boolean> restart, TaskHookContext context)
-            throws InterruptedException {
-        if (!exits.handle(exit, restart, context)) {
-            return allocRestarts();
-        }
-        boolean again = restarts.afterExit(exits.killError(), killedReason);
-        rec.acknowledgeRestart();
-        return again ? startThenAllocRestarts() : allocRestarts();
-    }
-
-    /** Starts the task (again) until it runs or is dead; false when a started process is waited for ({@link #waitFor}). */
-    private boolean startLoop() throws InterruptedException {
+    /** The run, phase by phase, until it is over or waits for something (then it goes on where it stopped). */
+    private Turn advance() throws InterruptedException {
         while (true) {
+            switch (phase) {
+                case RESTORING -> phase = restore();
+                case PRESTART -> phase = prestart();
+                case RUNNING -> {
+                    phase = Phase.EXITED;
+                    return Turn.waitFor(process.waitEnds(killSignal, shutdownSignal));
+                }
+                case EXITED -> phase = exited();
+                case RESTARTING -> phase = restarting();
+                case DEAD -> {
+                    if (ctx.task().isPoststop() || !rec.state().dead() || killSignal.isDone() || shutdownSignal.isDone()) {
+                        phase = Phase.OVER;
+                        continue;
+                    }
+                    phase = Phase.DEAD_WOKEN;
+                    return Turn.waitFor(CompletableFuture.anyOf(rec.openAllocRestart(), killSignal, shutdownSignal));
+                }
+                case DEAD_WOKEN -> phase = deadWoken();
+                case OVER -> {
+                    if (!shutdownSignal.isDone() || killSignal.isDone()) {
+                        hooks.stop(hookContext);
+                        rec.persistLocal(true);
+                    }
+                    return Turn.finish();
+                }
+            }
+        }
+    }
+
+    /** {@link Phase#RESTORING}: where the restored run goes on. */
+    private Phase restore() throws InterruptedException {
+        TaskRestore.Resumed resumed = new TaskRestore(ctx.driver(), rec, ctx.clock()).resume(ctx.restoredLocal(), ctx.tracker());
+        if (resumed.recovered() != null) {
+            // As Nomad after a restore: poststart hooks see the re-attached task (the stats hook resumes sampling).
+            hooks.poststart(hookContext, resumed.recovered());
+            waitFor(ctx.driver().waitTask(resumed.recovered()));
+        }
+        return resumed.next();
+    }
+
+    /** {@link Phase#PRESTART}: through the gate to a running process, or to the restart policy when the start failed. */
+    private Phase prestart() throws InterruptedException {
+        // every start passes the lifecycle gate (it is open for restarts unless an alloc-wide restart is under way)
+        if (killSignal.isDone() || !ctx.coordinator().awaitStart(name(), List.of(killSignal, shutdownSignal))) {
             if (killSignal.isDone()) {
                 markKilledBeforeStart();
-                return true;
             }
-            // every start passes the lifecycle gate (it is open for restarts unless an alloc-wide restart is under way)
-            if (!ctx.coordinator().awaitStart(name(), List.of(killSignal, shutdownSignal))) {
-                if (killSignal.isDone()) {
-                    markKilledBeforeStart();
-                }
-                return true;
-            }
-            CompletableFuture<ExitResult> exit;
-            try {
-                exit = startOnce();
-            } catch (HookFailedException e) {
-                emit(e.event());
-                ctx.tracker().setStartError(e, e.recoverable());
-                if (!restarts.afterExit(exits.killError(), null)) {
-                    return true;
-                }
-                continue;
-            } catch (DriverException e) {
-                emit(TaskEvent.driverFailure(ctx.clock().instant(), e.getMessage()));
-                ctx.tracker().setStartError(e, e.recoverable());
-                if (!restarts.afterExit(exits.killError(), null)) {
-                    return true;
-                }
-                continue;
-            }
-            waitFor(exit);
-            return false;
+            return Phase.DEAD;
         }
+        try {
+            waitFor(startProcess());
+            return Phase.RUNNING;
+        } catch (HookFailedException e) {
+            emit(e.event());
+            ctx.tracker().setStartError(e, e.recoverable());
+        } catch (DriverException e) {
+            emit(TaskEvent.driverFailure(ctx.clock().instant(), e.getMessage()));
+            ctx.tracker().setStartError(e, e.recoverable());
+        }
+        return Phase.RESTARTING;
     }
 
     /** Prestart hooks, driver start, {@code Started}, poststart hooks; returns the exit future. */
-    private CompletableFuture<ExitResult> startOnce() throws HookFailedException, DriverException {
+    private CompletableFuture<ExitResult> startProcess() throws HookFailedException, DriverException {
         List<TaskDevice> devices = new ArrayList<>();
         Interpolator base = ctx.envBuilder().apply(hookContext);
         Map<String, String> env = hooks.prestart(hookContext, base.env(), rec.hookStates(), devices);
@@ -246,9 +201,74 @@ public final class TaskRunner {
         return ctx.driver().waitTask(h);
     }
 
+    /** What {@link Phase#RUNNING} waits on, and {@link Phase#EXITED} looks at: the process and its restart request. */
+    private void waitFor(CompletableFuture<ExitResult> exit) {
+        process = new ExitStep.Started(exit, rec.restartSignal(), hookContext);
+    }
+
+    /** {@link Phase#EXITED}: the end of the process is recorded, or the agent shuts down and it keeps running. */
+    private Phase exited() throws InterruptedException {
+        return exits.handle(process, killSignal, shutdownSignal, () -> ctx.listener().taskOomKilled(name()))
+                ? Phase.RESTARTING : Phase.OVER;
+    }
+
+    /** {@link Phase#RESTARTING}: the restart policy's decision and delay; whoever asked for the restart may go on. */
+    private Phase restarting() throws InterruptedException {
+        try {
+            return restarts.decide(exits.killError(), killedReason, () -> ctx.listener().taskRestarting(name()), killSignal, shutdownSignal)
+                    ? Phase.PRESTART : Phase.DEAD;
+        } finally {
+            rec.acknowledgeRestart();
+        }
+    }
+
+    /** {@link Phase#DEAD_WOKEN}: an alloc-wide restart runs the task again, without delay and without using an attempt. */
+    private Phase deadWoken() {
+        rec.closeAllocRestart();
+        if (killSignal.isDone() || shutdownSignal.isDone()) {
+            return Phase.OVER;
+        }
+        ctx.tracker().setRestartTriggered(false);
+        return Phase.RESTARTING;
+    }
+
+    /** The run threw: the task is dead with the reason, and the run is over (without stop hooks). */
+    private void crashed(RuntimeException e) {
+        log.error("task runner crashed: alloc={} task={}", ctx.alloc().id(), name(), e);
+        rec.update(s -> s.withEvent(TaskEvent.setupFailure(ctx.clock().instant(), "task runner failed: " + e.getMessage()))
+                .withState(TaskState.DEAD, ctx.clock().instant()));
+    }
+
     private void markKilledBeforeStart() {
         var now = ctx.clock().instant();
         rec.update(s -> s.dead() ? s : s.withEvent(TaskEvent.killed(now, null)).withState(TaskState.DEAD, now));
+    }
+
+    private void stateChanged(TaskState state) {
+        ctx.coordinator().taskStateChanged(name(), state);
+        ctx.listener().taskStateChanged(name(), state);
+    }
+
+    // ---- the lifecycle calls, from any thread ----
+
+    public String name() {
+        return ctx.task().name();
+    }
+
+    public TaskSpec task() {
+        return ctx.task();
+    }
+
+    public TaskState state() {
+        return rec.state();
+    }
+
+    public CompletableFuture<Void> done() {
+        return done;
+    }
+
+    public boolean started() {
+        return started.get();
     }
 
     /** Fails a task that never ran (alloc prerun failed): Received, the event, dead. Its runner never starts. */
@@ -265,15 +285,14 @@ public final class TaskRunner {
     public void update(AllocationSpec alloc) {
         TaskHookContext old = hookContext;
         hookContext = new TaskHookContext(alloc, old.group(), old.task(), old.allocDir(), old.taskDir(), old.driver(), old.events());
-        if (alloc.desiredTerminal()) {
-            return;
+        if (!alloc.desiredTerminal()) {
+            hooks.update(hookContext, alloc);
         }
-        hooks.update(hookContext, alloc);
     }
 
     /**
-     * Kills the task: emits {@code Killing} (unless dead), signals the run loop and waits until it exits, bounded by the
-     * kill timeout plus the stop retries' budget. Idempotent.
+     * Kills the task: emits {@code Killing} (unless dead), signals the run and waits until it is over, bounded by the kill
+     * timeout plus the stop retries' budget. Idempotent.
      */
     public void kill(String reason) throws InterruptedException {
         if (done.isDone()) {
@@ -283,11 +302,8 @@ public final class TaskRunner {
             emit(TaskEvent.killing(ctx.clock().instant(), ctx.killTimeout(), reason));
         }
         killSignal.complete(null);
-        awaitDone(ctx.killTimeout().plus(EXIT_GRACE).plus(Duration.ofSeconds(5)));
+        awaitDone(killWait());
     }
-
-    /** Why a task that an alloc update no longer lists is killed (Nomad's {@code KillReason}). */
-    public static final String REMOVED_REASON = "update missing task";
 
     /**
      * Kills a task that an alloc update no longer lists: {@code Killing} → {@code Terminated} → {@code Killed}, both kill
@@ -311,34 +327,26 @@ public final class TaskRunner {
      * @throws TaskNotRunningException if the task is not running
      */
     public void restart(String reason, boolean failure) throws TaskNotRunningException, InterruptedException {
-        CompletableFuture<Void> ack = rec.restartAckIfRunning();
-        if (ack == null) {
+        if (!rec.restartRunning(failure, () -> emit(TaskEvent.restartSignaled(ctx.clock().instant(), reason)), killWait())) {
             throw new TaskNotRunningException();
-        }
-        emit(TaskEvent.restartSignaled(ctx.clock().instant(), reason));
-        rec.requestRestart(failure);
-        try {
-            ack.get(ctx.killTimeout().plus(EXIT_GRACE).plus(Duration.ofSeconds(5)).toNanos(), TimeUnit.NANOSECONDS);
-        } catch (ExecutionException | TimeoutException e) {
-            log.warn("restart did not finish in time: alloc={} task={}", ctx.alloc().id(), name());
         }
     }
 
     /**
      * Nomad's {@code ForceRestart} for an alloc-wide restart: a running task restarts as by {@link #restart} (blocking
-     * until the old process exited); a dead task whose run loop has not finished ({@code RunComplete == false}, it waits
-     * while its alloc lives) runs again. Both get {@code Restart Signaled} with {@code reason}.
+     * until the old process exited); a dead task whose run is not over (it waits in {@link Phase#DEAD} while its alloc
+     * lives: Nomad's {@code RunComplete == false}) runs again. Both get {@code Restart Signaled} with {@code reason}.
      *
      * @throws TaskNotRunningException when it can do neither (pending, or its run is over)
      */
     public void forceRestart(String reason) throws TaskNotRunningException, InterruptedException {
         CompletableFuture<Void> waiting = rec.allocRestartWaiter();
-        if (waiting != null) {
-            emit(TaskEvent.restartSignaled(ctx.clock().instant(), reason));
-            waiting.complete(null);
+        if (waiting == null) {
+            restart(reason, false);
             return;
         }
-        restart(reason, false);
+        emit(TaskEvent.restartSignaled(ctx.clock().instant(), reason));
+        waiting.complete(null);
     }
 
     /** Sends a signal to the running task with a {@code Signaling} event. */
@@ -374,9 +382,8 @@ public final class TaskRunner {
         }
     }
 
-    private String shortId() {
-        String id = ctx.alloc().id();
-        return id.length() > 8 ? id.substring(0, 8) : id;
+    private Duration killWait() {
+        return ctx.killTimeout().plus(TaskStopper.EXIT_GRACE).plus(Duration.ofSeconds(5));
     }
 
     /** The task is not running (Nomad's {@code ErrTaskNotRunning}). */

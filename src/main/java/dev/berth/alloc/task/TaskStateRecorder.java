@@ -1,9 +1,15 @@
 package dev.berth.alloc.task;
 
+import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Consumer;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -25,7 +31,11 @@ final class TaskStateRecorder {
 
     private static final Logger log = LoggerFactory.getLogger(TaskStateRecorder.class);
 
-    private final TaskRunnerContext ctx;
+    private final String allocId;
+    private final String task;
+    private final TaskStateStore store;
+    private final Consumer<TaskState> changed;
+    private final Supplier<RestartTracker.Counters> counters;
     private final Map<String, HookState> hookStates = new ConcurrentHashMap<>();
     private final Object lock = new Object();
     // guarded by lock
@@ -36,16 +46,23 @@ final class TaskStateRecorder {
     // non-null while the task is dead and waits for an alloc-wide restart
     private CompletableFuture<Void> allocRestart;
 
-    TaskStateRecorder(TaskRunnerContext ctx) {
-        this.ctx = ctx;
-        this.state = ctx.restoredState() != null ? ctx.restoredState() : TaskState.initial();
-        if (ctx.restoredLocal() != null) {
-            hookStates.putAll(ctx.restoredLocal().hooks());
+    /**
+     * @param changed       told of every stored change (the coordinator, then the listener); must not block
+     * @param counters      the restart counters to persist with the local state
+     * @param restoredState the stored state of a restored task, else null (a new task starts pending)
+     * @param restoredLocal the stored local state of a restored task (its done hooks are kept), else null
+     */
+    TaskStateRecorder(String allocId, String task, TaskStateStore store, Consumer<TaskState> changed,
+                      Supplier<RestartTracker.Counters> counters, TaskState restoredState, TaskLocalState restoredLocal) {
+        this.allocId = allocId;
+        this.task = task;
+        this.store = store;
+        this.changed = changed;
+        this.counters = counters;
+        this.state = restoredState != null ? restoredState : TaskState.initial();
+        if (restoredLocal != null) {
+            hookStates.putAll(restoredLocal.hooks());
         }
-    }
-
-    String name() {
-        return ctx.task().name();
     }
 
     TaskState state() {
@@ -68,10 +85,9 @@ final class TaskStateRecorder {
                 return;
             }
             state = next;
-            persist("state", () -> ctx.store().putTaskState(ctx.alloc().id(), name(), next));
+            persist("state", () -> store.putTaskState(allocId, task, next));
         }
-        ctx.coordinator().taskStateChanged(name(), next);
-        ctx.listener().taskStateChanged(name(), next);
+        changed.accept(next);
     }
 
     void emit(TaskEvent event) {
@@ -110,19 +126,29 @@ final class TaskStateRecorder {
     }
 
     /**
-     * The acknowledgement to wait on for a restart of the running process, or null when no process runs or a restart of it
-     * was already requested.
+     * Asks the running process to restart ({@code announce} first: its {@code Restart Signaled} event) and waits, at most
+     * {@code wait}, until the run handled its exit ({@link #acknowledgeRestart}).
+     *
+     * @return false, and nothing asked, when no process runs or a restart of it was asked for already
      */
-    CompletableFuture<Void> restartAckIfRunning() {
+    boolean restartRunning(boolean failure, Runnable announce, Duration wait) throws InterruptedException {
+        CompletableFuture<Void> ack;
         synchronized (lock) {
-            return !state.running() || handle == null || restartSignal.isDone() ? null : restartAck;
+            ack = !state.running() || handle == null || restartSignal.isDone() ? null : restartAck;
         }
-    }
-
-    void requestRestart(boolean failure) {
+        if (ack == null) {
+            return false;
+        }
+        announce.run();
         synchronized (lock) {
             restartSignal.complete(failure);
         }
+        try {
+            ack.get(wait.toNanos(), TimeUnit.NANOSECONDS);
+        } catch (ExecutionException | TimeoutException e) {
+            log.warn("restart did not finish in time: alloc={} task={}", allocId, task);
+        }
+        return true;
     }
 
     /** The exit of the process was handled: whoever asked for its restart may go on. */
@@ -161,8 +187,8 @@ final class TaskStateRecorder {
     }
 
     void persistLocal(boolean runComplete) {
-        TaskLocalState local = new TaskLocalState(handle(), Map.copyOf(hookStates), ctx.tracker().counters(), runComplete);
-        persist("local state", () -> ctx.store().putTaskLocalState(ctx.alloc().id(), name(), local));
+        TaskLocalState local = new TaskLocalState(handle(), Map.copyOf(hookStates), counters.get(), runComplete);
+        persist("local state", () -> store.putTaskLocalState(allocId, task, local));
     }
 
     private void persist(String what, Runnable write) {
@@ -170,7 +196,7 @@ final class TaskStateRecorder {
             write.run();
         } catch (RuntimeException e) {
             log.error("the task's {} could not be stored (kept in memory; the next change stores it whole): alloc={} task={}",
-                    what, ctx.alloc().id(), name(), e);
+                    what, allocId, task, e);
         }
     }
 }

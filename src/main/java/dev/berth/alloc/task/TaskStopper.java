@@ -38,7 +38,27 @@ final class TaskStopper {
     record Stopped(ExitResult result, String killError) {
     }
 
-    private TaskStopper() {
+    private final TaskDriver driver;
+    private final Duration timeout;
+    private final String signal;
+    private final Sleeper sleeper;
+
+    /** One task's stopper: its driver, kill timeout and kill signal; {@code sleeper} waits the retries' backoff. */
+    TaskStopper(TaskDriver driver, Duration timeout, String signal, Sleeper sleeper) {
+        this.driver = driver;
+        this.timeout = timeout;
+        this.signal = signal;
+        this.sleeper = sleeper;
+    }
+
+    /** {@link #stop(TaskDriver, TaskHandle, Duration, String, CompletableFuture, Sleeper, CompletableFuture)} for this task. */
+    Stopped stop(TaskHandle handle, CompletableFuture<ExitResult> exit, CompletableFuture<?> cancel) throws InterruptedException {
+        return stop(driver, handle, timeout, signal, exit, sleeper, cancel);
+    }
+
+    /** {@link #destroyExited(TaskDriver, TaskHandle)} for this task. */
+    void destroyExited(TaskHandle handle) {
+        destroyExited(driver, handle);
     }
 
     static Stopped stop(TaskDriver driver, TaskHandle handle, Duration timeout, String signal, CompletableFuture<ExitResult> exit,
@@ -85,6 +105,18 @@ final class TaskStopper {
             driver.destroy(handle, true);
         } catch (DriverException | RuntimeException e) {
             log.warn("force-destroying task failed: task={}", handle.taskId(), e);
+        }
+    }
+
+    /** Nomad's {@code clearDriverHandle}: an exited task is destroyed in the driver (force; errors logged). Null: nothing. */
+    static void destroyExited(TaskDriver driver, TaskHandle handle) {
+        if (handle == null) {
+            return;
+        }
+        try {
+            driver.destroy(handle, true);
+        } catch (DriverException | RuntimeException e) {
+            log.warn("destroying exited task failed: task={}", handle.taskId(), e);
         }
     }
 
