@@ -29,7 +29,7 @@ public final class ResourceAssignment {
                 List<NetworkSpec> nets = ports.assign(spec.id(), r == null ? null : r.networks());
                 ResourcesSpec nr = r == null ? null : new ResourcesSpec(r.cpu(), r.memoryMb(), r.memoryMaxMb(), nets, r.devices(), r.secretsMb());
                 tasks.add(new TaskSpec(t.name(), t.driver(), t.config(), t.env(), nr, t.restartPolicy(), t.killTimeout(), t.killSignal(),
-                        t.leader(), t.lifecycle(), t.meta(), t.logConfig(), t.dispatchPayload(), t.services()));
+                        t.leader(), t.lifecycle(), t.meta(), t.logConfig(), t.dispatchPayload(), t.services(), t.volumeMounts()));
                 Map<String, Long> mem = new LinkedHashMap<>();
                 mem.put("MemoryMB", (long) t.memoryMb());
                 mem.put("MemoryMaxMB", (long) t.memoryMaxMb());

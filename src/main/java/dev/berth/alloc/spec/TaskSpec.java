@@ -26,7 +26,8 @@ public record TaskSpec(
         @JsonProperty("Meta") Map<String, String> meta,
         @JsonProperty("LogConfig") Map<String, Object> logConfig,
         @JsonProperty("DispatchPayload") DispatchPayload dispatchPayload,
-        @JsonProperty("Services") List<ServiceSpec> services) {
+        @JsonProperty("Services") List<ServiceSpec> services,
+        @JsonProperty("VolumeMounts") List<VolumeMountSpec> volumeMounts) {
 
     /** Nomad's {@code dispatch_payload}: the file under {@code local/} that receives a dispatched job's payload. */
     @JsonIgnoreProperties(ignoreUnknown = true)
@@ -46,6 +47,19 @@ public record TaskSpec(
                     Map<String, String> meta, Map<String, Object> logConfig, DispatchPayload dispatchPayload) {
         this(name, driver, config, env, resources, restartPolicy, killTimeout, killSignal, leader, lifecycle, meta, logConfig,
                 dispatchPayload, null);
+    }
+
+    /** A task without volume mounts. */
+    public TaskSpec(String name, String driver, Map<String, Object> config, Map<String, String> env, ResourcesSpec resources,
+                    RestartPolicySpec restartPolicy, Long killTimeout, String killSignal, Boolean leader, LifecycleSpec lifecycle,
+                    Map<String, String> meta, Map<String, Object> logConfig, DispatchPayload dispatchPayload, List<ServiceSpec> services) {
+        this(name, driver, config, env, resources, restartPolicy, killTimeout, killSignal, leader, lifecycle, meta, logConfig,
+                dispatchPayload, services, null);
+    }
+
+    @JsonIgnore
+    public List<VolumeMountSpec> volumeMountsOrEmpty() {
+        return volumeMounts == null ? List.of() : volumeMounts;
     }
 
     @JsonIgnore
@@ -101,6 +115,6 @@ public record TaskSpec(
 
     public TaskSpec withDefaults(RestartPolicySpec policy, long killTimeoutNs, ResourcesSpec res) {
         return new TaskSpec(name, driver, config, env, res, policy, killTimeoutNs, killSignal, leader, lifecycle, meta, logConfig,
-                dispatchPayload, services);
+                dispatchPayload, services, volumeMounts);
     }
 }
