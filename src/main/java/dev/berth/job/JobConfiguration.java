@@ -23,7 +23,8 @@ class JobConfiguration {
     @Bean(destroyMethod = "close")
     LocalScheduler localScheduler(JobRegistry registry, AllocManager allocs, JobStore store, ChangeFeed feed, Clock clock,
                                   NodeRegistry node) {
-        return new LocalScheduler(registry, allocs, store, feed, clock, () -> Interpolator.nodeAttributes(node.current(), null));
+        return new LocalScheduler(registry, allocs, store, feed, clock, () -> Interpolator.nodeAttributes(node.current(), null),
+                name -> java.util.Optional.ofNullable(node.current().hostVolumes().get(name)));
     }
 
     @Bean

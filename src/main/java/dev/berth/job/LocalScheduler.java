@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 import org.slf4j.Logger;
@@ -23,6 +24,7 @@ import dev.berth.alloc.AllocManager;
 import dev.berth.alloc.AllocView;
 import dev.berth.alloc.store.ClientStatus;
 import dev.berth.alloc.task.Interpolator;
+import dev.berth.fingerprint.HostVolume;
 import dev.berth.alloc.spec.AllocationSpec;
 import dev.berth.alloc.spec.JobSpec;
 import dev.berth.alloc.spec.SpecValidationException;
@@ -45,6 +47,7 @@ public class LocalScheduler implements AutoCloseable {
     private final ChangeFeed feed;
     private final Clock clock;
     private final Supplier<Map<String, String>> nodeAttributes;
+    private final Function<String, Optional<HostVolume>> hostVolumes;
     private final JsonMapper json = JsonMapper.builder().build();
     private final Map<String, Placement> placements = new ConcurrentHashMap<>();
     /** Per job key: the open eval waiting for this pass and the blocked eval, if any. */
@@ -55,13 +58,14 @@ public class LocalScheduler implements AutoCloseable {
     private final KickLoop loop;
 
     public LocalScheduler(JobRegistry jobs, AllocManager allocs, JobStore store, ChangeFeed feed, Clock clock,
-                          Supplier<Map<String, String>> nodeAttributes) {
+                          Supplier<Map<String, String>> nodeAttributes, Function<String, Optional<HostVolume>> hostVolumes) {
         this.jobs = jobs;
         this.allocs = allocs;
         this.store = store;
         this.feed = feed;
         this.clock = clock;
         this.nodeAttributes = nodeAttributes;
+        this.hostVolumes = hostVolumes;
         // a pass with no job does nothing: the loop sleeps until a registration (or a kick) while there is none
         this.loop = new KickLoop("berth-scheduler", java.time.Duration.ofSeconds(1), this::reconcileAll,
                 () -> jobs.anyJob(job -> true));
@@ -112,7 +116,7 @@ public class LocalScheduler implements AutoCloseable {
     /** What a pass would do for {@code job} now, without doing it. */
     public JobPlan plan(ObjectNode job) {
         return JobPlan.compute(job, placements(job.path("Namespace").asString(), job.path("ID").asString()), this::view, clock.millis(),
-                Interpolator.forNode(nodeAttributes.get()));
+                Interpolator.forNode(nodeAttributes.get()), hostVolumes);
     }
 
     Optional<AllocView> view(String allocId) {

@@ -249,7 +249,8 @@ class JobApiAgentTest {
         get("/v1/job/" + jobId + "/allocations").forEach(a -> before.add(a.path("ID").asString()));
         JobRegistry registry = new JobRegistry(store, feed, java.time.Clock.systemUTC());
         try (LocalScheduler restarted = new LocalScheduler(registry, allocs, store, feed, java.time.Clock.systemUTC(),
-                () -> dev.berth.alloc.task.Interpolator.nodeAttributes(node.current(), null))) {
+                () -> dev.berth.alloc.task.Interpolator.nodeAttributes(node.current(), null),
+                name -> java.util.Optional.ofNullable(node.current().hostVolumes().get(name)))) {
             restarted.reconcileAll();
             restarted.reconcileAll();
             assertThat(restarted.placements("default", jobId)).extracting(Placement::allocId).containsExactlyInAnyOrderElementsOf(before);
