@@ -92,6 +92,7 @@ final class JobspecMapping {
             each(b.get("network"), n -> nets.add(network(n, json)));
         }
         services(b, g, json);
+        VolumeBlocks.volumes(b, g);
         ArrayNode tasks = g.putArray("Tasks");
         labelled(b.get("task"), (tn, t) -> tasks.add(task(tn, (ObjectNode) t, json)));
         return g;
@@ -150,6 +151,7 @@ final class JobspecMapping {
         meta(b, t);
         constraints(b, t, json);
         services(b, t, json);
+        VolumeBlocks.mounts(b, t, json);
         return t;
     }
 
