@@ -24,7 +24,6 @@ import dev.berth.alloc.AllocManager;
 import dev.berth.alloc.AllocView;
 import dev.berth.alloc.store.ClientStatus;
 import dev.berth.alloc.task.Interpolator;
-import dev.berth.fingerprint.HostVolume;
 import dev.berth.alloc.spec.AllocationSpec;
 import dev.berth.alloc.spec.JobSpec;
 import dev.berth.alloc.spec.SpecValidationException;
@@ -47,7 +46,7 @@ public class LocalScheduler implements AutoCloseable {
     private final ChangeFeed feed;
     private final Clock clock;
     private final Supplier<Map<String, String>> nodeAttributes;
-    private final Function<String, Optional<HostVolume>> hostVolumes;
+    private final Function<String, Optional<dev.berth.fingerprint.HostVolume>> hostVolumes;
     private final JsonMapper json = JsonMapper.builder().build();
     private final Map<String, Placement> placements = new ConcurrentHashMap<>();
     /** Per job key: the open eval waiting for this pass and the blocked eval, if any. */
@@ -58,7 +57,7 @@ public class LocalScheduler implements AutoCloseable {
     private final KickLoop loop;
 
     public LocalScheduler(JobRegistry jobs, AllocManager allocs, JobStore store, ChangeFeed feed, Clock clock,
-                          Supplier<Map<String, String>> nodeAttributes, Function<String, Optional<HostVolume>> hostVolumes) {
+                          Supplier<Map<String, String>> nodeAttributes, Function<String, Optional<dev.berth.fingerprint.HostVolume>> hostVolumes) {
         this.jobs = jobs;
         this.allocs = allocs;
         this.store = store;
