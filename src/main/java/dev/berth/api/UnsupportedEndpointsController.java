@@ -42,7 +42,7 @@ class UnsupportedEndpointsController {
                     + "without canaries, health-gated promotion or auto-revert";
         }
         if (path.startsWith("/v1/volume") || path.startsWith("/v1/plugin")) {
-            return "Berth has no host or CSI volumes and no CSI plugins yet";
+            return "Berth creates no dynamic host volumes or CSI volumes and runs no CSI plugins yet (configured host volumes are the node's HostVolumes)";
         }
         if (path.startsWith("/v1/search")) {
             return "Berth has no search index; the list endpoints take prefix=";
