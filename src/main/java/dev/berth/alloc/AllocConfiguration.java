@@ -30,6 +30,7 @@ import dev.berth.alloc.task.TaskEnvironment;
 import dev.berth.alloc.task.TaskHooks;
 import dev.berth.config.BerthMetrics;
 import dev.berth.config.BerthProperties;
+import dev.berth.volume.HostVolumes;
 import dev.berth.device.DeviceAllocator;
 import dev.berth.driver.DriverManager;
 import dev.berth.events.ChangeFeed;
@@ -70,10 +71,11 @@ class AllocConfiguration {
     }
 
     @Bean
-    NodeAdmission nodeAdmission(NodeCapacity capacity, BerthProperties props, ObjectProvider<DeviceAllocator> devices) {
+    NodeAdmission nodeAdmission(NodeCapacity capacity, BerthProperties props, ObjectProvider<DeviceAllocator> devices,
+                                HostVolumes hostVolumes) {
         PortAllocator ports = new PortAllocator(props.client().minDynamicPort(), props.client().maxDynamicPort(),
                 RandomGenerator.getDefault());
-        return new NodeAdmission(capacity, ports, devices.getIfAvailable());
+        return new NodeAdmission(capacity, ports, devices.getIfAvailable(), hostVolumes::get);
     }
 
     @Bean

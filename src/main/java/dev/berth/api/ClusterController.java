@@ -111,7 +111,7 @@ class ClusterController {
         return out;
     }
 
-    /** Host and CSI volumes: none yet (an empty list, as Nomad answers for a cluster without volumes). */
+    /** Dynamic host and CSI volumes: none (an empty list, as Nomad answers for a cluster without them); configured host volumes are the node's {@code HostVolumes}. */
     @GetMapping("/v1/volumes")
     List<Object> volumes() {
         return List.of();

@@ -82,7 +82,7 @@ class NodeController {
         m.put("Status", full.status());
         m.put("StatusDescription", full.statusDescription());
         m.put("Drivers", full.drivers());
-        m.put("HostVolumes", null);
+        m.put("HostVolumes", full.hostVolumes());
         m.put("NodeResources", resources ? full.nodeResources() : null);
         m.put("ReservedResources", resources ? full.reservedResources() : null);
         m.put("LastDrain", null);

@@ -45,7 +45,7 @@ record NodeResponse(
         Map<String, Driver> drivers,
         @JsonProperty("CSIControllerPlugins") Map<String, Object> csiControllerPlugins,
         @JsonProperty("CSINodePlugins") Map<String, Object> csiNodePlugins,
-        Map<String, Object> hostVolumes,
+        Map<String, Volume> hostVolumes,
         Map<String, Object> hostNetworks,
         Object lastDrain,
         int nodeMaxAllocs,
@@ -61,7 +61,18 @@ record NodeResponse(
                 node.drivers().isEmpty() ? null : node.drivers().entrySet().stream().collect(
                         Collectors.toMap(Map.Entry::getKey, e -> Driver.of(e.getValue()),
                                 (a, b) -> a, TreeMap::new)),
-                null, null, null, null, null, 0, 1, node.modifyIndex());
+                null, null, node.hostVolumes().isEmpty() ? null : node.hostVolumes().entrySet().stream().collect(
+                        Collectors.toMap(Map.Entry::getKey, e -> Volume.of(e.getValue()), (a, b) -> a, TreeMap::new)),
+                null, null, 0, 1, node.modifyIndex());
+    }
+
+    /** Nomad's {@code ClientHostVolumeConfig}; {@code ID} is empty for a volume from the agent's configuration. */
+    @JsonNaming(PropertyNamingStrategies.UpperCamelCaseStrategy.class)
+    record Volume(String name, String path, boolean readOnly, @JsonProperty("ID") String id) {
+
+        static Volume of(dev.berth.fingerprint.HostVolume v) {
+            return new Volume(v.name(), v.path(), v.readOnly(), v.id());
+        }
     }
 
     static <V> Map<String, V> nullIfEmpty(Map<String, V> map) {

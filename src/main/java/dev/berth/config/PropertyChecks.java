@@ -80,7 +80,8 @@ public final class PropertyChecks {
         return check(key, value, v -> v.toBytes() > 0, "must be positive, was " + value);
     }
 
-    private static <T> T check(String key, T value, Predicate<T> rule, String otherwise) {
+    /** {@code value}, which must pass {@code rule}; {@code otherwise} says what it broke ("must be …, was …"). */
+    public static <T> T check(String key, T value, Predicate<T> rule, String otherwise) {
         if (!rule.test(value)) {
             throw new InvalidPropertyException(key, otherwise);
         }

@@ -25,12 +25,13 @@ import java.util.TreeMap;
  * @param status          initializing until the first full fingerprint, then ready
  * @param statusUpdatedAt when the status last changed
  * @param events          the last {@link #MAX_EVENTS} node events, oldest first
+ * @param hostVolumes     the host volumes this node offers to tasks, by name (Nomad's {@code HostVolumes}), sorted by name
  * @param modifyIndex     incremented on every change
  */
 public record Node(String id, String name, String datacenter, String nodeClass, Map<String, String> attributes,
                    NodeResources resources, Map<String, String> links, Map<String, DriverInfo> drivers,
                    Map<String, String> meta, NodeStatus status, Instant statusUpdatedAt, List<NodeEvent> events,
-                   long modifyIndex) {
+                   Map<String, HostVolume> hostVolumes, long modifyIndex) {
 
     /** Nomad retains the last 10 node events. */
     public static final int MAX_EVENTS = 10;
@@ -44,6 +45,16 @@ public record Node(String id, String name, String datacenter, String nodeClass, 
         drivers = sortedCopy(drivers);
         meta = sortedCopy(meta);
         events = events == null ? List.of() : List.copyOf(events);
+        hostVolumes = sortedCopy(hostVolumes);
+    }
+
+    /** A node that offers no host volume (yet). */
+    public Node(String id, String name, String datacenter, String nodeClass, Map<String, String> attributes,
+                NodeResources resources, Map<String, String> links, Map<String, DriverInfo> drivers,
+                Map<String, String> meta, NodeStatus status, Instant statusUpdatedAt, List<NodeEvent> events,
+                long modifyIndex) {
+        this(id, name, datacenter, nodeClass, attributes, resources, links, drivers, meta, status, statusUpdatedAt, events,
+                Map.of(), modifyIndex);
     }
 
     private static <V> Map<String, V> sortedCopy(Map<String, V> map) {
@@ -52,29 +63,34 @@ public record Node(String id, String name, String datacenter, String nodeClass, 
 
     public Node withAttributes(Map<String, String> attributes) {
         return new Node(id, name, datacenter, nodeClass, attributes, resources, links, drivers, meta, status,
-                statusUpdatedAt, events, modifyIndex);
+                statusUpdatedAt, events, hostVolumes, modifyIndex);
     }
 
     public Node withResources(NodeResources resources) {
         return new Node(id, name, datacenter, nodeClass, attributes, resources, links, drivers, meta, status,
-                statusUpdatedAt, events, modifyIndex);
+                statusUpdatedAt, events, hostVolumes, modifyIndex);
     }
 
     public Node withLinks(Map<String, String> links) {
         return new Node(id, name, datacenter, nodeClass, attributes, resources, links, drivers, meta, status,
-                statusUpdatedAt, events, modifyIndex);
+                statusUpdatedAt, events, hostVolumes, modifyIndex);
     }
 
     public Node withDriver(String driverName, DriverInfo info) {
         Map<String, DriverInfo> updated = new LinkedHashMap<>(drivers);
         updated.put(driverName, info);
         return new Node(id, name, datacenter, nodeClass, attributes, resources, links, updated, meta, status,
-                statusUpdatedAt, events, modifyIndex);
+                statusUpdatedAt, events, hostVolumes, modifyIndex);
+    }
+
+    public Node withHostVolumes(Map<String, HostVolume> hostVolumes) {
+        return new Node(id, name, datacenter, nodeClass, attributes, resources, links, drivers, meta, status,
+                statusUpdatedAt, events, hostVolumes, modifyIndex);
     }
 
     public Node withStatus(NodeStatus status, Instant at) {
         return new Node(id, name, datacenter, nodeClass, attributes, resources, links, drivers, meta, status, at,
-                events, modifyIndex);
+                events, hostVolumes, modifyIndex);
     }
 
     /** Appends an event, keeping only the newest {@link #MAX_EVENTS}. */
@@ -85,12 +101,12 @@ public record Node(String id, String name, String datacenter, String nodeClass, 
             updated = updated.subList(updated.size() - MAX_EVENTS, updated.size());
         }
         return new Node(id, name, datacenter, nodeClass, attributes, resources, links, drivers, meta, status,
-                statusUpdatedAt, updated, modifyIndex);
+                statusUpdatedAt, updated, hostVolumes, modifyIndex);
     }
 
     Node withModifyIndex(long modifyIndex) {
         return new Node(id, name, datacenter, nodeClass, attributes, resources, links, drivers, meta, status,
-                statusUpdatedAt, events, modifyIndex);
+                statusUpdatedAt, events, hostVolumes, modifyIndex);
     }
 
     /** Whether {@code other} differs in anything but the modify index. */

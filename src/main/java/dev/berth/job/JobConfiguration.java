@@ -38,7 +38,7 @@ class JobConfiguration {
     LocalScheduler localScheduler(JobRegistry registry, AllocManager allocs, JobStore store, ChangeFeed feed, Clock clock,
                                   NodeRegistry node, Deployments deployments) {
         return new LocalScheduler(registry, allocs, store, feed, clock, () -> Interpolator.nodeAttributes(node.current(), null),
-                deployments);
+                name -> java.util.Optional.ofNullable(node.current().hostVolumes().get(name)), deployments);
     }
 
     @Bean

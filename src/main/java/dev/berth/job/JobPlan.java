@@ -15,7 +15,9 @@ import tools.jackson.databind.node.ObjectNode;
 
 import dev.berth.alloc.AllocView;
 import dev.berth.alloc.store.ClientStatus;
+import dev.berth.alloc.admission.HostVolumeFit;
 import dev.berth.alloc.task.Interpolator;
+import dev.berth.fingerprint.HostVolume;
 
 /**
  * One reconcile pass for a job, computed and not yet carried out: what to stop, update in place and place. Nomad's
@@ -47,13 +49,13 @@ record JobPlan(List<Placement> stops, List<InPlace> inPlace, List<Place> places,
     }
 
     static JobPlan compute(ObjectNode job, List<Placement> mine, Function<String, Optional<AllocView>> views, long nowMs,
-                           Interpolator node) {
-        return compute(job, mine, views, nowMs, node, Map.of());
+                           Interpolator node, Function<String, Optional<HostVolume>> hostVolumes) {
+        return compute(job, mine, views, nowMs, node, hostVolumes, Map.of());
     }
 
     /** A pass in which the groups named in {@code rollouts} follow their deployment (the others roll as without one). */
     static JobPlan compute(ObjectNode job, List<Placement> mine, Function<String, Optional<AllocView>> views, long nowMs,
-                           Interpolator node, Map<String, Rollout> rollouts) {
+                           Interpolator node, Function<String, Optional<HostVolume>> hostVolumes, Map<String, Rollout> rollouts) {
         List<Placement> stops = new ArrayList<>();
         List<InPlace> inPlace = new ArrayList<>();
         List<Place> places = new ArrayList<>();
@@ -80,6 +82,9 @@ record JobPlan(List<Placement> stops, List<InPlace> inPlace, List<Place> places,
             int count = "system".equals(type) || "sysbatch".equals(type) ? 1 : g.path("Count").asInt(1);
             String hash = GroupHash.of(g);
             String infeasible = Constraints.unmet(job, g, node);
+            if (infeasible == null && !hostVolumesFit(g, hostVolumes)) {
+                infeasible = HostVolumeFit.CONSTRAINT;
+            }
             int maxParallel = g.path("Update").path("MaxParallel").asInt(0);
             Rollout rollout = rollouts.get(name);
             TreeMap<Integer, Placement> holders = new TreeMap<>(Comparator.reverseOrder());
@@ -197,5 +202,16 @@ record JobPlan(List<Placement> stops, List<InPlace> inPlace, List<Place> places,
     static String status(Placement p, Function<String, Optional<AllocView>> views) {
         return views.apply(p.allocId()).map(v -> v.record().clientStatus())
                 .orElse(p.lastStatus() == null ? ClientStatus.PENDING : p.lastStatus());
+    }
+
+    /** Whether the node offers every host volume of group {@code g} (its {@code Volumes} of type {@code host}). */
+    private static boolean hostVolumesFit(JsonNode g, Function<String, Optional<HostVolume>> hostVolumes) {
+        for (JsonNode v : g.path("Volumes")) {
+            if ("host".equals(v.path("Type").asString("")) && HostVolumeFit.unmet(v.path("Source").asString(""),
+                    v.path("ReadOnly").asBoolean(false), hostVolumes) != null) {
+                return false;
+            }
+        }
+        return true;
     }
 }

@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 import org.slf4j.Logger;
@@ -27,6 +28,7 @@ import dev.berth.alloc.spec.AllocationSpec;
 import dev.berth.alloc.spec.JobSpec;
 import dev.berth.alloc.spec.SpecValidationException;
 import dev.berth.events.ChangeFeed;
+import dev.berth.fingerprint.HostVolume;
 
 /**
  * Places jobs on this node: one loop (a virtual thread) reconciles every job with its allocations when kicked (a job
@@ -45,6 +47,7 @@ public class LocalScheduler implements AutoCloseable {
     private final ChangeFeed feed;
     private final Clock clock;
     private final Supplier<Map<String, String>> nodeAttributes;
+    private final Function<String, Optional<HostVolume>> hostVolumes;
     private final JsonMapper json = JsonMapper.builder().build();
     private final Map<String, Placement> placements = new ConcurrentHashMap<>();
     /** Per job key: the open eval waiting for this pass and the blocked eval, if any. */
@@ -56,7 +59,8 @@ public class LocalScheduler implements AutoCloseable {
     private final Deployments deployments;
 
     public LocalScheduler(JobRegistry jobs, AllocManager allocs, JobStore store, ChangeFeed feed, Clock clock,
-                          Supplier<Map<String, String>> nodeAttributes, Deployments deployments) {
+                          Supplier<Map<String, String>> nodeAttributes, Function<String, Optional<HostVolume>> hostVolumes,
+                          Deployments deployments) {
         this.jobs = jobs;
         this.deployments = deployments;
         deployments.onEvaluation(this::kick);
@@ -65,6 +69,7 @@ public class LocalScheduler implements AutoCloseable {
         this.feed = feed;
         this.clock = clock;
         this.nodeAttributes = nodeAttributes;
+        this.hostVolumes = hostVolumes;
         // a pass with no job does nothing: the loop sleeps until a registration (or a kick) while there is none
         this.loop = new KickLoop("berth-scheduler", java.time.Duration.ofSeconds(1), this::reconcileAll,
                 () -> jobs.anyJob(job -> true));
@@ -119,7 +124,7 @@ public class LocalScheduler implements AutoCloseable {
 
     private JobPlan plan(ObjectNode job, Map<String, JobPlan.Rollout> rollouts) {
         return JobPlan.compute(job, placements(job.path("Namespace").asString(), job.path("ID").asString()), this::view, clock.millis(),
-                Interpolator.forNode(nodeAttributes.get()), rollouts);
+                Interpolator.forNode(nodeAttributes.get()), hostVolumes, rollouts);
     }
 
     Optional<AllocView> view(String allocId) {

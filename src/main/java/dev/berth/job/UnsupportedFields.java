@@ -13,9 +13,9 @@ import tools.jackson.databind.JsonNode;
 final class UnsupportedFields {
 
     private static final Map<String, String> JOB = Map.of("Affinities", "affinity", "Spreads", "spread", "Multiregion", "multiregion");
-    private static final Map<String, String> GROUP = Map.of("Affinities", "affinity", "Spreads", "spread", "Volumes", "volume");
+    private static final Map<String, String> GROUP = Map.of("Affinities", "affinity", "Spreads", "spread");
     private static final Map<String, String> TASK = Map.of("Affinities", "affinity", "Templates", "template",
-            "VolumeMounts", "volume_mount", "Vault", "vault", "CSIPluginConfig", "csi_plugin");
+            "Vault", "vault", "CSIPluginConfig", "csi_plugin");
 
     private UnsupportedFields() {
     }

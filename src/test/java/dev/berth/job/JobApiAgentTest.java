@@ -250,6 +250,7 @@ class JobApiAgentTest {
         JobRegistry registry = new JobRegistry(store, feed, java.time.Clock.systemUTC());
         try (LocalScheduler restarted = new LocalScheduler(registry, allocs, store, feed, java.time.Clock.systemUTC(),
                 () -> dev.berth.alloc.task.Interpolator.nodeAttributes(node.current(), null),
+                name -> java.util.Optional.ofNullable(node.current().hostVolumes().get(name)),
                 new Deployments(registry, store, feed, java.time.Clock.systemUTC(), allocs, allocId -> List.of()))) {
             restarted.reconcileAll();
             restarted.reconcileAll();

@@ -36,7 +36,7 @@ class JobPlanTest {
     }
 
     JobPlan plan(ObjectNode job, List<Placement> mine) {
-        return JobPlan.compute(job, mine, id -> Optional.empty(), NOW, node);
+        return JobPlan.compute(job, mine, id -> Optional.empty(), NOW, node, name -> Optional.empty());
     }
 
     @Test

@@ -2,28 +2,37 @@ package dev.berth.alloc.admission;
 
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.function.Function;
 
 import dev.berth.alloc.spec.AllocationSpec;
 import dev.berth.alloc.spec.SpecValidationException;
 import dev.berth.alloc.spec.TaskGroupSpec;
 import dev.berth.device.AllocatedDevice;
 import dev.berth.device.DeviceAllocator;
+import dev.berth.fingerprint.HostVolume;
 
 /**
- * Whether an allocation fits the node, and what it holds while it lives: CPU and memory against the node's capacity,
- * ports from the dynamic range, device instances. Callers serialise admissions (one submission at a time).
+ * Whether an allocation fits the node, and what it holds while it lives: the host volumes it names, CPU and memory
+ * against the node's capacity, ports from the dynamic range, device instances. Callers serialise admissions (one submission at a time).
  */
 public final class NodeAdmission {
 
     private final NodeCapacity capacity;
     private final PortAllocator ports;
     private final DeviceAllocator devices;
+    private final Function<String, Optional<HostVolume>> hostVolumes;
 
-    /** @param devices device reservations; null on a node without device support (device requests are then refused) */
-    public NodeAdmission(NodeCapacity capacity, PortAllocator ports, DeviceAllocator devices) {
+    /**
+     * @param devices     device reservations; null on a node without device support (device requests are then refused)
+     * @param hostVolumes the node's host volume of a name, if it has one
+     */
+    public NodeAdmission(NodeCapacity capacity, PortAllocator ports, DeviceAllocator devices,
+                         Function<String, Optional<HostVolume>> hostVolumes) {
         this.capacity = capacity;
         this.ports = ports;
         this.devices = devices;
+        this.hostVolumes = hostVolumes;
     }
 
     public NodeCapacity capacity() {
@@ -35,6 +44,7 @@ public final class NodeAdmission {
      * and its devices reserved. Returns the spec with what was assigned ({@code AllocatedResources}).
      */
     public AllocationSpec admit(AllocationSpec spec, Usage allocated) throws SpecValidationException, AdmissionException {
+        HostVolumeFit.check(spec.group().orElseThrow(), hostVolumes);
         Usage asked = Usage.of(spec.group().orElseThrow().tasks());
         if (allocated.cpuMhz() + asked.cpuMhz() > capacity.cpuMhz()) {
             throw new AdmissionException("cpu", "Resources exhausted on node: cpu (asked " + asked.cpuMhz() + " MHz, "
@@ -52,6 +62,7 @@ public final class NodeAdmission {
     /** An update keeps what was admitted; only tasks it adds must fit (and may not ask for networks or devices). */
     public void admitUpdate(TaskGroupSpec current, TaskGroupSpec updated, Usage allocated)
             throws SpecValidationException, AdmissionException {
+        HostVolumeFit.check(updated, hostVolumes);
         UpdateAdmission.check(current, updated, allocated, capacity);
     }
 

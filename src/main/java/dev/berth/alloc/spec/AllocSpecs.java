@@ -134,6 +134,7 @@ public final class AllocSpecs {
         }
         validateNetworks(group.networks(), g + ".Networks");
         ServiceSpecs.validate(group);
+        VolumeSpecs.validate(group);
     }
 
     /** Restart policies after defaults (the tracker's validation). */

@@ -18,7 +18,14 @@ public record TaskGroupSpec(
         @JsonProperty("Networks") List<NetworkSpec> networks,
         @JsonProperty("Meta") Map<String, String> meta,
         @JsonProperty("EphemeralDisk") Map<String, Object> ephemeralDisk,
-        @JsonProperty("Services") List<ServiceSpec> services) {
+        @JsonProperty("Services") List<ServiceSpec> services,
+        @JsonProperty("Volumes") Map<String, VolumeSpec> volumes) {
+
+    /** Without volumes. */
+    public TaskGroupSpec(String name, Integer count, List<TaskSpec> tasks, RestartPolicySpec restartPolicy, List<NetworkSpec> networks,
+                         Map<String, String> meta, Map<String, Object> ephemeralDisk, List<ServiceSpec> services) {
+        this(name, count, tasks, restartPolicy, networks, meta, ephemeralDisk, services, null);
+    }
 
     /** Without services. */
     public TaskGroupSpec(String name, Integer count, List<TaskSpec> tasks, RestartPolicySpec restartPolicy, List<NetworkSpec> networks,
@@ -31,7 +38,12 @@ public record TaskGroupSpec(
         return services == null ? List.of() : services;
     }
 
+    @com.fasterxml.jackson.annotation.JsonIgnore
+    public Map<String, VolumeSpec> volumesOrEmpty() {
+        return volumes == null ? Map.of() : volumes;
+    }
+
     public TaskGroupSpec with(List<TaskSpec> newTasks, RestartPolicySpec policy, List<NetworkSpec> newNetworks) {
-        return new TaskGroupSpec(name, count, newTasks, policy, newNetworks, meta, ephemeralDisk, services);
+        return new TaskGroupSpec(name, count, newTasks, policy, newNetworks, meta, ephemeralDisk, services, volumes);
     }
 }

@@ -27,7 +27,8 @@ public record TaskSpec(
         @JsonProperty("LogConfig") Map<String, Object> logConfig,
         @JsonProperty("DispatchPayload") DispatchPayload dispatchPayload,
         @JsonProperty("Services") List<ServiceSpec> services,
-        @JsonProperty("Artifacts") List<TaskArtifactSpec> artifacts) {
+        @JsonProperty("Artifacts") List<TaskArtifactSpec> artifacts,
+        @JsonProperty("VolumeMounts") List<VolumeMountSpec> volumeMounts) {
 
     /** Nomad's {@code dispatch_payload}: the file under {@code local/} that receives a dispatched job's payload. */
     @JsonIgnoreProperties(ignoreUnknown = true)
@@ -49,18 +50,23 @@ public record TaskSpec(
                 dispatchPayload, null);
     }
 
-    /** A task without artifacts. */
+    /** A task without artifacts or volume mounts. */
     public TaskSpec(String name, String driver, Map<String, Object> config, Map<String, String> env, ResourcesSpec resources,
                     RestartPolicySpec restartPolicy, Long killTimeout, String killSignal, Boolean leader, LifecycleSpec lifecycle,
                     Map<String, String> meta, Map<String, Object> logConfig, DispatchPayload dispatchPayload,
                     List<ServiceSpec> services) {
         this(name, driver, config, env, resources, restartPolicy, killTimeout, killSignal, leader, lifecycle, meta, logConfig,
-                dispatchPayload, services, null);
+                dispatchPayload, services, null, null);
     }
 
     @JsonIgnore
     public List<TaskArtifactSpec> artifactsOrEmpty() {
         return artifacts == null ? List.of() : artifacts;
+    }
+
+    @JsonIgnore
+    public List<VolumeMountSpec> volumeMountsOrEmpty() {
+        return volumeMounts == null ? List.of() : volumeMounts;
     }
 
     @JsonIgnore
@@ -117,11 +123,11 @@ public record TaskSpec(
     /** This task with other resources; every other field kept. */
     public TaskSpec withResources(ResourcesSpec res) {
         return new TaskSpec(name, driver, config, env, res, restartPolicy, killTimeout, killSignal, leader, lifecycle, meta, logConfig,
-                dispatchPayload, services, artifacts);
+                dispatchPayload, services, artifacts, volumeMounts);
     }
 
     public TaskSpec withDefaults(RestartPolicySpec policy, long killTimeoutNs, ResourcesSpec res) {
         return new TaskSpec(name, driver, config, env, res, policy, killTimeoutNs, killSignal, leader, lifecycle, meta, logConfig,
-                dispatchPayload, services, artifacts);
+                dispatchPayload, services, artifacts, volumeMounts);
     }
 }

@@ -42,7 +42,8 @@ import dev.berth.host.cgroup.OomKills;
  * launch shim, which records the exit status, deliberately stays outside: inside, the task's memory limit would make it
  * an OOM-kill candidate whenever the task runs out (the kernel may kill more than one process of a cgroup), and a killed
  * shim loses the exit status. An OOM kill counted by the cgroup during the run is reported as
- * {@link ExitResult#oomKilled()}. Destroy removes the cgroup.
+ * {@link ExitResult#oomKilled()}. Destroy removes the cgroup. The task's bind mounts (its host volumes, a device
+ * reservation's mounts) are made in a mount namespace of its own ({@link ExecMounts}).
  *
  * <p>Healthy only when task cgroups can be made with the memory, cpu and pids controllers ({@link CgroupManager#setup()});
  * otherwise unhealthy with the step that failed, so no work is admitted that would fail at start.
@@ -151,8 +152,15 @@ public class ExecDriver implements HostExecDriver, AutoCloseable {
         args.add(Integer.toString(dirs.size()));
         dirs.forEach(dir -> args.add(dir.resolve("cgroup.procs").toString()));
         args.add(task.env().containsKey("PWD") ? "1" : "0");
-        args.add(program.toString());
-        args.addAll(config.args());
+        List<String> command = new ArrayList<>();
+        command.add(program.toString());
+        command.addAll(config.args());
+        try {
+            args.addAll(ExecMounts.wrap(ExecMounts.of(task.devices()), command));
+        } catch (DriverException e) {
+            removeQuietly(cgroup);
+            throw e;
+        }
         TaskHandle started;
         try {
             started = processes.start(task, new RawExecTaskConfig("/bin/sh", args, config.workDir()));

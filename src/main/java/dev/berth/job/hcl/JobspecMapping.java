@@ -94,6 +94,7 @@ final class JobspecMapping {
             each(b.get("network"), n -> nets.add(network(n, json)));
         }
         services(b, g, json);
+        VolumeBlocks.volumes(b, g);
         ArrayNode tasks = g.putArray("Tasks");
         labelled(b.get("task"), (tn, t) -> tasks.add(task(tn, (ObjectNode) t, json)));
         return g;
@@ -160,6 +161,7 @@ final class JobspecMapping {
                 o.set("Args", a.has("args") ? a.get("args") : json.nullNode());
             });
         }
+        VolumeBlocks.mounts(b, t, json);
         return t;
     }
 

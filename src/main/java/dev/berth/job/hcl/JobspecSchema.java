@@ -69,12 +69,14 @@ final class JobspecSchema {
         BlockSpec action = block("action", "name").args(STRING, "command").args(STRINGS, "args").require("command");
         BlockSpec artifact = block("artifact").args(STRING, "source", "destination", "mode").args(BOOL, "insecure", "chown")
                 .args(MAP, "options", "headers").with(map("options"), map("headers")).require("source");
+        BlockSpec volumeMount = block("volume_mount").args(STRING, "volume", "destination", "propagation_mode").args(BOOL, "read_only")
+                .refuse(NOT_YET, "selinux_label");
         return block("task", "name").args(STRING, "driver", "user", "kill_signal").args(DURATION, "kill_timeout", "shutdown_delay")
                 .args(BOOL, "leader").args(MAP, "env", "meta")
                 .with(BlockSpec.driverConfig(), map("env"), map("meta"), constraint(), resources, restart(), lifecycle, logs,
-                        block("dispatch_payload").args(STRING, "file"), service(), action, artifact)
+                        block("dispatch_payload").args(STRING, "file"), service(), action, artifact, volumeMount)
                 .refuse(NO_TEMPLATES, "template")
-                .refuse(NOT_YET, "volume_mount", "csi_plugin", "scaling", "identity", "schedule", "kind")
+                .refuse(NOT_YET, "csi_plugin", "scaling", "identity", "schedule", "kind")
                 .refuse(NO_VAULT, "vault", "consul", "secret")
                 .refuse(ONE_NODE, "affinity");
     }
@@ -84,9 +86,11 @@ final class JobspecSchema {
         BlockSpec network = block("network").args(STRING, "mode").with(port)
                 .refuse(NOT_YET, "hostname", "dns", "cni", "device", "cidr", "ip", "mbits", "reserved_ports");
         BlockSpec disk = block("ephemeral_disk").args(BOOL, "sticky", "migrate").args(NUMBER, "size");
+        BlockSpec volume = block("volume", "name").args(STRING, "type", "source").args(BOOL, "read_only")
+                .refuse(NOT_YET, "access_mode", "attachment_mode", "per_alloc", "mount_options", "sticky");
         return block("group", "name").args(NUMBER, "count").args(MAP, "meta")
-                .with(constraint(), task(), restart(), reschedule(), disk, update(), network, map("meta"), service())
-                .refuse(NOT_YET, "volume", "disconnect", "max_client_disconnect", "stop_after_client_disconnect", "prevent_reschedule_on_lost",
+                .with(constraint(), task(), restart(), reschedule(), disk, update(), network, map("meta"), service(), volume)
+                .refuse(NOT_YET, "disconnect", "max_client_disconnect", "stop_after_client_disconnect", "prevent_reschedule_on_lost",
                         "shutdown_delay", "max_run_duration", "scaling", "migrate")
                 .refuse(NO_VAULT, "consul", "vault", "secret")
                 .refuse(ONE_NODE, "affinity", "spread");
