@@ -11,20 +11,27 @@ package dev.berth.host.cgroup;
  * @param cpuQuotaUs     CFS quota: the CPU time the task may use per period, in microseconds (exec's
  *                       {@code cpu_hard_limit}); 0 = no ceiling
  * @param cpuPeriodUs    the CFS period of that quota in microseconds; 0 when there is no quota
+ * @param swapBytes      the swap the task may use beyond its hard memory limit ({@link SwapBudget}); 0 = none, as Nomad
  */
-public record CgroupLimits(long memoryBytes, long memoryMaxBytes, long cpuShares, long pidsMax, long cpuQuotaUs, long cpuPeriodUs) {
+public record CgroupLimits(long memoryBytes, long memoryMaxBytes, long cpuShares, long pidsMax, long cpuQuotaUs, long cpuPeriodUs,
+                           long swapBytes) {
 
     public CgroupLimits {
-        if (memoryBytes < 0 || memoryMaxBytes < 0 || cpuShares < 0 || pidsMax < 0 || cpuQuotaUs < 0 || cpuPeriodUs < 0) {
+        if (memoryBytes < 0 || memoryMaxBytes < 0 || cpuShares < 0 || pidsMax < 0 || cpuQuotaUs < 0 || cpuPeriodUs < 0 || swapBytes < 0) {
             throw new IllegalArgumentException("cgroup limits must not be negative, were " + memoryBytes + "/" + memoryMaxBytes
-                    + "/" + cpuShares + "/" + pidsMax + "/" + cpuQuotaUs + "/" + cpuPeriodUs);
+                    + "/" + cpuShares + "/" + pidsMax + "/" + cpuQuotaUs + "/" + cpuPeriodUs + "/" + swapBytes);
         }
         if ((cpuQuotaUs > 0) != (cpuPeriodUs > 0)) {
             throw new IllegalArgumentException("a CPU quota needs its period, were " + cpuQuotaUs + "/" + cpuPeriodUs);
         }
     }
 
-    /** Limits without a CPU ceiling. */
+    /** Limits without swap. */
+    public CgroupLimits(long memoryBytes, long memoryMaxBytes, long cpuShares, long pidsMax, long cpuQuotaUs, long cpuPeriodUs) {
+        this(memoryBytes, memoryMaxBytes, cpuShares, pidsMax, cpuQuotaUs, cpuPeriodUs, 0);
+    }
+
+    /** Limits without a CPU ceiling and without swap. */
     public CgroupLimits(long memoryBytes, long memoryMaxBytes, long cpuShares, long pidsMax) {
         this(memoryBytes, memoryMaxBytes, cpuShares, pidsMax, 0, 0);
     }
