@@ -62,6 +62,25 @@ public record CgroupLimits(long memoryBytes, long memoryMaxBytes, long cpuShares
         return memoryMaxBytes > memoryBytes && memoryBytes > 0 ? memoryBytes : 0;
     }
 
+    /** The share of the way from the reservation to the hard limit at which v2 starts throttling ({@code memory.high}). */
+    public static final double HIGH_FACTOR = 0.9;
+    private static final long PAGE = 4096;
+
+    /**
+     * v2's {@code memory.high}, where the kernel throttles and reclaims before the hard limit: the reservation plus
+     * {@link #HIGH_FACTOR} of the distance to the hard limit, rounded down to a 4 KiB page ({@code memory +
+     * 0.9 × (memory_max − memory)}, Kubernetes' Memory QoS formula with its throttling factor); 0 (not set) unless
+     * {@code memory_max} is above {@code memory}.
+     */
+    public long highMemoryLimit() {
+        long soft = softMemoryLimit();
+        if (soft == 0) {
+            return 0;
+        }
+        long high = soft + (long) (HIGH_FACTOR * (hardMemoryLimit() - soft));
+        return Math.max(soft, high / PAGE * PAGE);
+    }
+
     /** v1 shares (kernel minimum 2). */
     public long v1Shares() {
         return Math.max(2, cpuShares);

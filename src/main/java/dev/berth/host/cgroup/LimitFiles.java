@@ -9,7 +9,9 @@ import java.nio.file.Path;
  * Writes a task's {@link CgroupLimits} into its cgroup's files: the table in docs/stats.md ("Limits"). Swap is the
  * task's swap budget, 0 unless the node allows swap (as Nomad's exec driver, which always closes it): v1's
  * {@code memory.memsw.limit_in_bytes} (memory + swap) is the hard limit plus the budget where the kernel accounts swap,
- * v2's {@code memory.swap.max} is the budget; the soft limit is v1's {@code memory.soft_limit_in_bytes}, v2's {@code memory.low}; a CPU ceiling is
+ * v2's {@code memory.swap.max} is the budget; with {@code memory_max} above {@code memory} the reservation is v1's
+ * {@code memory.soft_limit_in_bytes}, v2's {@code memory.low}, and v2 throttles from {@code memory.high}
+ * ({@link CgroupLimits#highMemoryLimit()}); a CPU ceiling is
  * v1's {@code cpu.cfs_period_us} + {@code cpu.cfs_quota_us}, v2's {@code cpu.max} ({@code "quota period"}).
  */
 final class LimitFiles {
@@ -49,6 +51,7 @@ final class LimitFiles {
             }
             if (limits.softMemoryLimit() > 0) {
                 write(dir, "memory.low", limits.softMemoryLimit());
+                write(dir, "memory.high", limits.highMemoryLimit());
             }
             if (limits.cpuShares() > 0) {
                 write(dir, "cpu.weight", limits.v2Weight());
