@@ -126,6 +126,7 @@ if [ -z "$web" ] || [ -z "$raw" ]; then
 else
   check "memory.max (memory_max 128)" "$(cat "$web/memory.max")" 134217728
   check "memory.low (memory 64)" "$(cat "$web/memory.low")" 67108864
+  check "memory.high (64 + 0.9 x (128 - 64) MiB, on a page)" "$(cat "$web/memory.high")" 127504384
   check "memory.swap.max" "$(cat "$web/memory.swap.max")" 0
   check "cpu.weight (cpu 500)" "$(cat "$web/cpu.weight")" 19
   check "pids.max" "$(cat "$web/pids.max")" 50

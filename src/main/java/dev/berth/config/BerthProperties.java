@@ -98,8 +98,13 @@ public record BerthProperties(
     /**
      * @param enabled   whether the exec driver is offered to tasks (undetected when off)
      * @param pidsLimit default pids limit of an exec task's cgroup (a task's {@code pids_limit} overrides it)
+     * @param swap      whether exec tasks may swap: {@code none} (default, as Nomad) or {@code limited} (a budget per task,
+     *                  proportional to its memory as Kubernetes' LimitedSwap, or its {@code swap_mb})
      */
-    public record Exec(@DefaultValue("false") boolean enabled, @DefaultValue("4096") long pidsLimit) {
+    public record Exec(@DefaultValue("false") boolean enabled, @DefaultValue("4096") long pidsLimit, @DefaultValue("none") Swap swap) {
+
+        /** The node's swap setting for exec tasks. */
+        public enum Swap { NONE, LIMITED }
     }
 
     /**

@@ -18,14 +18,16 @@ import static dev.berth.stats.TaskMemoryField.WORKING_SET;
 /**
  * cgroup v1: memory from the memory hierarchy, CPU time from cpuacct, throttling from cpu (separate hierarchies here,
  * one directory when co-mounted). Hierarchical {@code total_*} keys of memory.stat are preferred over the local ones.
+ * Swap is memory.stat's {@code total_swap} alone (the kernel writes it only with swap accounting on), not Nomad's
+ * memory+swap {@code memsw} figure.
  */
 final class CgroupV1StatsReader implements TaskStatsReader {
 
     static final long NANOS_PER_USER_HZ_TICK = 10_000_000L; // USER_HZ is 100 on every Linux ABI
 
-    /** memory.stat's keys: the hierarchical {@code total_*} ones (bits 0-3) win over the local ones (bits 4-7). */
+    /** memory.stat's keys: the hierarchical {@code total_*} ones (bits 0-4) win over the local ones (bits 5-9). */
     private static final StatKeys MEMORY_STAT = new StatKeys("total_rss", "total_cache", "total_mapped_file",
-            "total_inactive_file", "rss", "cache", "mapped_file", "inactive_file");
+            "total_inactive_file", "total_swap", "rss", "cache", "mapped_file", "inactive_file", "swap");
     private static final StatKeys CPUACCT_STAT = new StatKeys("user", "system");
     private static final StatKeys CPU_STAT = new StatKeys("nr_throttled", "throttled_time");
 
@@ -39,7 +41,6 @@ final class CgroupV1StatsReader implements TaskStatsReader {
     private final KernelFile usage;
     private final KernelFile maxUsage;
     private final KernelFile memoryStat;
-    private final KernelFile memswUsage;
     private final KernelFile kmemUsage;
     private final KernelFile kmemMaxUsage;
     private final KernelFile cpuacctUsage;
@@ -53,8 +54,7 @@ final class CgroupV1StatsReader implements TaskStatsReader {
         usage = file(memory, "memory.usage_in_bytes");
         maxUsage = file(memory, "memory.max_usage_in_bytes");
         memoryStat = file(memory, "memory.stat");
-        // optional files: swap accounting and kmem may be compiled out or disabled on the kernel command line
-        memswUsage = existing(memory, "memory.memsw.usage_in_bytes");
+        // optional files: kmem may be compiled out or disabled on the kernel command line
         kmemUsage = existing(memory, "memory.kmem.usage_in_bytes");
         kmemMaxUsage = existing(memory, "memory.kmem.max_usage_in_bytes");
         cpuacctUsage = file(cpuacct, "cpuacct.usage");
@@ -72,15 +72,15 @@ final class CgroupV1StatsReader implements TaskStatsReader {
         TaskMemoryStats.Builder memory = this.memory.clear();
         readSingle(usage, memory, USAGE);
         readSingle(maxUsage, memory, MAX_USAGE);
-        readSingle(memswUsage, memory, SWAP);
         readSingle(kmemUsage, memory, KERNEL_USAGE);
         readSingle(kmemMaxUsage, memory, KERNEL_MAX_USAGE);
         if (memoryStat != null && load(memoryStat)) {
             long found = MEMORY_STAT.scan(buffer, values);
-            pick(memory, RSS, found, 0, 4);
-            pick(memory, CACHE, found, 1, 5);
-            pick(memory, MAPPED_FILE, found, 2, 6);
-            long inactiveFile = (found & (1L << 3)) != 0 ? values[3] : (found & (1L << 7)) != 0 ? values[7] : -1;
+            pick(memory, RSS, found, 0, 5);
+            pick(memory, CACHE, found, 1, 6);
+            pick(memory, MAPPED_FILE, found, 2, 7);
+            pick(memory, SWAP, found, 4, 9);
+            long inactiveFile = (found & (1L << 3)) != 0 ? values[3] : (found & (1L << 8)) != 0 ? values[8] : -1;
             if (inactiveFile >= 0 && memory.has(USAGE)) {
                 memory.set(WORKING_SET, Math.max(0, memory.get(USAGE) - inactiveFile));
             }
@@ -146,7 +146,7 @@ final class CgroupV1StatsReader implements TaskStatsReader {
     /** Closes the task's kept-open cgroup files (the task stopped or its stats are no longer wanted). */
     @Override
     public synchronized void close() {
-        for (KernelFile file : new KernelFile[] {usage, maxUsage, memoryStat, memswUsage, kmemUsage, kmemMaxUsage,
+        for (KernelFile file : new KernelFile[] {usage, maxUsage, memoryStat, kmemUsage, kmemMaxUsage,
                 cpuacctUsage, cpuacctStat, cpuStat}) {
             if (file != null) {
                 file.close();

@@ -16,8 +16,7 @@ import static dev.berth.stats.TaskMemoryField.WORKING_SET;
 /**
  * cgroup v2 (unified): {@code memory.current}, {@code memory.peak} (kernel ≥ 5.19), {@code memory.stat} (anon → RSS,
  * file → Cache, inactive_file for the working set; there is no mapped_file and no kmem), {@code memory.swap.current}
- * reported as swap + usage, as runc adds them so v2 matches v1's memory+swap {@code memsw}, and {@code cpu.stat} in
- * microseconds.
+ * as Swap (swap alone: Nomad, through runc, reports it plus usage), and {@code cpu.stat} in microseconds.
  */
 final class CgroupV2StatsReader implements TaskStatsReader {
 
@@ -60,8 +59,8 @@ final class CgroupV2StatsReader implements TaskStatsReader {
         if (peak != null && load(peak) && buffer.firstLong() >= 0) {
             memory.set(MAX_USAGE, buffer.firstLong());
         }
-        if (swapCurrent != null && load(swapCurrent) && buffer.firstLong() >= 0 && memory.has(USAGE)) {
-            memory.set(SWAP, buffer.firstLong() + memory.get(USAGE));
+        if (swapCurrent != null && load(swapCurrent) && buffer.firstLong() >= 0) {
+            memory.set(SWAP, buffer.firstLong());
         }
         if (load(memoryStat)) {
             long found = MEMORY_STAT.scan(buffer, values);

@@ -267,7 +267,7 @@ public class TaskStatsMetrics {
         memory(defs, "rss", TaskMemoryField.RSS, "Anonymous memory (v1 rss, v2 anon)");
         memory(defs, "usage", TaskMemoryField.USAGE, "Memory usage including page cache");
         memory(defs, "cache", TaskMemoryField.CACHE, "Page cache");
-        memory(defs, "swap", TaskMemoryField.SWAP, "Swap as Nomad reports it (memory+swap on v1 and v2)");
+        memory(defs, "swap", TaskMemoryField.SWAP, "Swap used by the task (swap alone; Nomad reports memory+swap)");
         memory(defs, "mapped_file", TaskMemoryField.MAPPED_FILE, "Memory-mapped files");
         memory(defs, "max_usage", TaskMemoryField.MAX_USAGE, "Peak memory usage");
         memory(defs, "kernel_usage", TaskMemoryField.KERNEL_USAGE, "Kernel memory (v1 kmem)");

@@ -193,7 +193,7 @@ class StartupConfigurationFailureTest {
     @Test
     void everyDocumentedKeyKindIsAccepted() {
         assertThat(start("--server.address=127.0.0.1", "--berth.meta.rack=r1", "--berth.meta.zone=z", "--berth.gc.interval=2m",
-                "--berth.devices.stats-interval=10s", "--berth.drivers.exec.pids-limit=100", "--berth.fingerprint.driver-timeout=3s",
+                "--berth.devices.stats-interval=10s", "--berth.drivers.exec.pids-limit=100", "--berth.drivers.exec.swap=limited", "--berth.fingerprint.driver-timeout=3s",
                 "--berth.devices.nvidia.ignored-gpu-ids[0]=GPU-1", "--berth.drivers.docker.host=unix:///var/run/docker.sock",
                 "--berth.devices.on-unhealthy=restart", "--berth.devices.health-hold-down=1m", "--berth.devices.nvidia.pmon=true",
                 "--berth.devices.nvidia.process-stats=false", "--berth.devices.nvidia.job-mapping-dir=/run/dcgm-job-map",

@@ -22,7 +22,7 @@ class CgroupStatsReadersTest {
         assertThat(memory.maxUsage()).isEqualTo(68145152);
         assertThat(memory.rss()).isEqualTo(147456);
         assertThat(memory.cache()).isZero();
-        assertThat(memory.swap()).isEqualTo(385024); // memsw: memory + swap, as Nomad
+        assertThat(memory.swap()).isZero(); // total_swap: swap alone (Nomad's memsw figure, memory + swap, would be 385024)
         assertThat(memory.kernelUsage()).isEqualTo(102400);
         assertThat(memory.kernelMaxUsage()).isEqualTo(405504);
         assertThat(memory.workingSet()).isEqualTo(385024); // no inactive_file
@@ -49,6 +49,23 @@ class CgroupStatsReadersTest {
         assertThat(sample.memory().measured()).containsExactly("RSS", "Cache", "Usage");
         assertThat(sample.memory().workingSet()).isEqualTo(700);
         assertThat(sample.cpu().fields()).isEmpty();
+    }
+
+    /** Swap is memory.stat's total_swap, else its local swap; without swap accounting the kernel writes neither. */
+    @Test
+    void v1SwapIsTotalSwapAloneAndUnmeasuredWithoutSwapAccounting(@org.junit.jupiter.api.io.TempDir Path dir) throws IOException {
+        java.nio.file.Files.writeString(dir.resolve("memory.usage_in_bytes"), "100000\n");
+        java.nio.file.Files.writeString(dir.resolve("memory.memsw.usage_in_bytes"), "112288\n"); // memory + swap: not read
+        java.nio.file.Files.writeString(dir.resolve("memory.stat"), "rss 20\nswap 4096\ntotal_rss 30\ntotal_swap 12288\n");
+        assertThat(new CgroupV1StatsReader(Map.of("memory", dir)).read().memory().swap()).isEqualTo(12288);
+
+        java.nio.file.Files.writeString(dir.resolve("memory.stat"), "rss 20\nswap 4096\n");
+        assertThat(new CgroupV1StatsReader(Map.of("memory", dir)).read().memory().swap()).isEqualTo(4096);
+
+        java.nio.file.Files.writeString(dir.resolve("memory.stat"), "rss 20\ntotal_rss 30\n");
+        TaskMemoryStats unaccounted = new CgroupV1StatsReader(Map.of("memory", dir)).read().memory();
+        assertThat(unaccounted.isMeasured(TaskMemoryField.SWAP)).isFalse();
+        assertThat(unaccounted.measured()).containsExactly("RSS", "Usage");
     }
 
     @Test
@@ -101,7 +118,7 @@ class CgroupStatsReadersTest {
     }
 
     @Test
-    void v2MapsAnonFileAndAddsUsageToSwapLikeRunc() throws IOException {
+    void v2MapsAnonFileAndReportsSwapAlone() throws IOException {
         TaskRawSample sample = new CgroupV2StatsReader(fixture("/cgroupv2/task")).read();
 
         TaskMemoryStats memory = sample.memory();
@@ -109,7 +126,7 @@ class CgroupStatsReadersTest {
         assertThat(memory.maxUsage()).isEqualTo(301989888);
         assertThat(memory.rss()).isEqualTo(270532608);
         assertThat(memory.cache()).isEqualTo(15728640);
-        assertThat(memory.swap()).isEqualTo(4096 + 287965184);
+        assertThat(memory.swap()).isEqualTo(4096); // memory.swap.current alone (runc and Nomad add memory.current)
         assertThat(memory.workingSet()).isEqualTo(287965184 - 11534336);
         assertThat(memory.mappedFile()).isZero();
         assertThat(memory.kernelUsage()).isZero();

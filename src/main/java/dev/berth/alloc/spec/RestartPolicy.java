@@ -14,8 +14,9 @@ import dev.berth.driver.GoDuration;
  * @param interval the window in which attempts are counted
  * @param delay    the wait before a restart (plus up to 25 % jitter)
  * @param mode     {@code fail} or {@code delay}: what happens once the attempts are used up
+ * @param exitRules Berth's rules by exit code and signal, which decide before the attempts do
  */
-public record RestartPolicy(int attempts, Duration interval, Duration delay, String mode) {
+public record RestartPolicy(int attempts, Duration interval, Duration delay, String mode, ExitRules exitRules) {
 
     public static final String MODE_FAIL = "fail";
     public static final String MODE_DELAY = "delay";
@@ -26,6 +27,12 @@ public record RestartPolicy(int attempts, Duration interval, Duration delay, Str
         Objects.requireNonNull(interval, "'interval' must not be null");
         Objects.requireNonNull(delay, "'delay' must not be null");
         Objects.requireNonNull(mode, "'mode' must not be null");
+        exitRules = exitRules == null ? ExitRules.NONE : exitRules;
+    }
+
+    /** Nomad's policy, without exit rules. */
+    public RestartPolicy(int attempts, Duration interval, Duration delay, String mode) {
+        this(attempts, interval, delay, mode, ExitRules.NONE);
     }
 
     /**
@@ -39,11 +46,14 @@ public record RestartPolicy(int attempts, Duration interval, Duration delay, Str
         };
     }
 
-    /** One broken rule: the field it concerns ({@code mode}, {@code attempts}, {@code interval}, {@code delay}) and Nomad's text. */
+    /**
+     * One broken rule: the field it concerns ({@code mode}, {@code attempts}, {@code interval}, {@code delay}, or an exit
+     * rule's key such as {@code RestartExitCodes}) and the message (Nomad's text for Nomad's fields).
+     */
     public record Violation(String field, String message) {
     }
 
-    /** Nomad's {@code RestartPolicy.Validate} rules; empty when the policy is valid. */
+    /** Nomad's {@code RestartPolicy.Validate} rules, then the exit rules' own; empty when the policy is valid. */
     public List<Violation> validate() {
         List<Violation> problems = new ArrayList<>();
         if (!MODE_FAIL.equals(mode) && !MODE_DELAY.equals(mode)) {
@@ -66,6 +76,7 @@ public record RestartPolicy(int attempts, Duration interval, Duration delay, Str
             problems.add(new Violation("delay", "Nomad can't restart the TaskGroup " + attempts + " times in an interval of "
                     + GoDuration.format(interval) + " with a delay of " + GoDuration.format(delay)));
         }
+        problems.addAll(exitRules.validate());
         return problems;
     }
 }

@@ -5,9 +5,13 @@ import java.util.Objects;
 
 /**
  * What {@link RestartTracker#decide()} decided after a task stopped. {@link #state()} is Nomad's state string
- * (also the task event type for {@code Restarting}, {@code Not Restarting} and {@code Killed}).
+ * (also the task event type for {@code Restarting}, {@code Not Restarting} and {@code Killed}); {@link #rule()} is the
+ * rule of the restart policy that decided.
  */
 public sealed interface RestartDecision {
+
+    /** The rule that decided: {@link RestartRule#POLICY} unless one of Berth's exit rules did. */
+    RestartRule rule();
 
     /** Nomad's {@code RestartReason} ({@code ""} when there is none). */
     String reason();
@@ -17,6 +21,11 @@ public sealed interface RestartDecision {
 
     /** The task was killed: no restart. */
     record Killed() implements RestartDecision {
+        @Override
+        public RestartRule rule() {
+            return RestartRule.POLICY;
+        }
+
         @Override
         public String reason() {
             return "";
@@ -29,13 +38,19 @@ public sealed interface RestartDecision {
     }
 
     /** Restart after {@code delay} (already including jitter); never negative. */
-    record Restarting(Duration delay, String reason) implements RestartDecision {
+    record Restarting(Duration delay, String reason, RestartRule rule) implements RestartDecision {
         public Restarting {
             Objects.requireNonNull(delay, "'delay' must not be null");
             Objects.requireNonNull(reason, "'reason' must not be null");
+            Objects.requireNonNull(rule, "'rule' must not be null");
             if (delay.isNegative()) {
                 delay = Duration.ZERO;
             }
+        }
+
+        /** A restart by Nomad's rules. */
+        public Restarting(Duration delay, String reason) {
+            this(delay, reason, RestartRule.POLICY);
         }
 
         @Override
@@ -45,9 +60,15 @@ public sealed interface RestartDecision {
     }
 
     /** The policy does not allow another start: the task is dead and failed. */
-    record NotRestarting(String reason) implements RestartDecision {
+    record NotRestarting(String reason, RestartRule rule) implements RestartDecision {
         public NotRestarting {
             Objects.requireNonNull(reason, "'reason' must not be null");
+            Objects.requireNonNull(rule, "'rule' must not be null");
+        }
+
+        /** Decided by Nomad's rules. */
+        public NotRestarting(String reason) {
+            this(reason, RestartRule.POLICY);
         }
 
         @Override
@@ -56,10 +77,16 @@ public sealed interface RestartDecision {
         }
     }
 
-    /** The task finished successfully and need not run again: dead, not failed. */
-    record Terminated(String reason) implements RestartDecision {
+    /** The task need not run again and did not fail (a successful exit, or one an exit rule ends): dead, not failed. */
+    record Terminated(String reason, RestartRule rule) implements RestartDecision {
         public Terminated {
             Objects.requireNonNull(reason, "'reason' must not be null");
+            Objects.requireNonNull(rule, "'rule' must not be null");
+        }
+
+        /** Decided by Nomad's rules. */
+        public Terminated(String reason) {
+            this(reason, RestartRule.POLICY);
         }
 
         @Override
@@ -73,6 +100,11 @@ public sealed interface RestartDecision {
      * runner treats it as a restart with no delay.
      */
     record NoDecision() implements RestartDecision {
+        @Override
+        public RestartRule rule() {
+            return RestartRule.POLICY;
+        }
+
         @Override
         public String reason() {
             return "";

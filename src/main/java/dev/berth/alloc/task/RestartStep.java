@@ -42,17 +42,23 @@ final class RestartStep {
         var now = clock.instant();
         Duration delay;
         String reason;
+        RestartRule rule = decision.rule();
         switch (decision) {
             case RestartDecision.Killed k -> {
                 rec.update(s -> s.withEvent(TaskEvent.killed(now, killError, killReason)).withState(TaskState.DEAD, now));
                 return false;
             }
             case RestartDecision.NotRestarting n -> {
-                rec.update(s -> s.withEvent(TaskEvent.notRestarting(now, n.reason())).withState(TaskState.DEAD, now));
+                TaskEvent event = n.rule() instanceof RestartRule.ExitRule exitRule
+                        ? TaskEvent.notRestarting(now, n.reason(), exitRule, true) : TaskEvent.notRestarting(now, n.reason());
+                rec.update(s -> s.withEvent(event).withState(TaskState.DEAD, now));
                 return false;
             }
             case RestartDecision.Terminated t -> {
-                rec.update(s -> s.withState(TaskState.DEAD, now));
+                // Nomad records no event for a task that is done; one an exit rule ended says which rule
+                rec.update(s -> t.rule() instanceof RestartRule.ExitRule exitRule
+                        ? s.withEvent(TaskEvent.notRestarting(now, t.reason(), exitRule, false)).withState(TaskState.DEAD, now)
+                        : s.withState(TaskState.DEAD, now));
                 return false;
             }
             case RestartDecision.Restarting r -> {
@@ -65,7 +71,7 @@ final class RestartStep {
                 reason = "";
             }
         }
-        rec.update(s -> s.withEvent(TaskEvent.restarting(now, delay, reason)).withState(TaskState.PENDING, now));
+        rec.update(s -> s.withEvent(TaskEvent.restarting(now, delay, reason, rule)).withState(TaskState.PENDING, now));
         restarting.run();
         boolean elapsed = sleeper.sleep(delay, CompletableFuture.anyOf(kill, shutdown));
         if (!elapsed && kill.isDone()) {

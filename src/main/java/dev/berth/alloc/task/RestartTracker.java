@@ -4,9 +4,11 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.random.RandomGenerator;
 
+import dev.berth.alloc.spec.ExitRules;
 import dev.berth.alloc.spec.RestartPolicy;
 import dev.berth.driver.DriverException;
 import dev.berth.driver.ExitResult;
@@ -17,7 +19,9 @@ import dev.berth.driver.GoDuration;
  * happened with the {@code set…} inputs, then asks {@link #decide()}, which also clears the inputs (Nomad's
  * {@code GetState}). A killed task never restarts; a user-requested restart is immediate and never counted; with
  * {@code attempts = 0} nothing restarts; otherwise each failure counts within {@code interval}, and past
- * {@code attempts} the task fails ({@code mode = fail}) or waits for the interval's end ({@code mode = delay}).
+ * {@code attempts} the task fails ({@code mode = fail}) or waits for the interval's end ({@code mode = delay}). Before
+ * the attempts, Berth's exit rules ({@link ExitRules}) may decide an exit whose code or signal they list; the decision
+ * names the rule that applied ({@link RestartDecision#rule()}).
  * One instance per task runner. Thread-safe; time comes from the injected {@link Clock} and jitter from the injected
  * {@link RandomGenerator}, so every delay is exactly predictable in tests.
  */
@@ -176,6 +180,13 @@ public final class RestartTracker {
         if (restartTriggered) {
             return new RestartDecision.Restarting(Duration.ZERO, "");
         }
+        // A known exit status (no driver error) listed in an exit rule is decided by that rule alone.
+        if (startErr == null && exitResult != null && exitResult.err() == null) {
+            Optional<ExitRules.Match> match = policy.exitRules().match(exitResult.exitCode(), exitResult.signal());
+            if (match.isPresent()) {
+                return byExitRule(match.get());
+            }
+        }
         if (policy.attempts() == 0) {
             if (!onSuccess && exitResult != null && exitResult.successful()) {
                 return new RestartDecision.Terminated(REASON_NO_RESTARTS_ALLOWED);
@@ -209,6 +220,21 @@ public final class RestartTracker {
             return new RestartDecision.Restarting(Duration.between(now, startTime.plus(policy.interval())), REASON_DELAY);
         }
         return new RestartDecision.Restarting(jitteredDelay(), REASON_WITHIN_POLICY);
+    }
+
+    /**
+     * An exit rule's decision: a {@code Restart…} rule restarts after the policy's jittered delay and leaves the count
+     * and the interval alone; a {@code NoRestart…} rule ends the task, failed unless the exit was successful.
+     */
+    private RestartDecision byExitRule(ExitRules.Match match) {
+        RestartRule.ExitRule rule = RestartRule.ExitRule.of(match);
+        String exit = match.exit();
+        if (match.restart()) {
+            return new RestartDecision.Restarting(jitteredDelay(), exit + " is listed in " + match.key()
+                    + ": restart, not counted", rule);
+        }
+        String reason = exit + " is listed in " + match.key() + ": no restart";
+        return exitResult.successful() ? new RestartDecision.Terminated(reason, rule) : new RestartDecision.NotRestarting(reason, rule);
     }
 
     /** {@code delay + random[0, delay) * 0.25}; a zero delay counts as 1 ns (Nomad e91abac0f6). */

@@ -52,6 +52,8 @@ public record TaskEvent(String type, Instant time, String message, Map<String, S
     public static final String DOWNLOADING_ARTIFACTS = "Downloading Artifacts";
     public static final String ARTIFACT_DOWNLOAD_FAILED = "Failed Artifact Download";
     public static final String BUILDING_TASK_DIR = "Building Task Directory";
+    /** Berth's detail key naming the exit rule of the restart policy that decided a restart or its absence. */
+    public static final String RESTART_RULE = "restart_rule";
 
     public TaskEvent {
         Objects.requireNonNull(type, "'type' must not be null");
@@ -115,14 +117,36 @@ public record TaskEvent(String type, Instant time, String message, Map<String, S
     }
 
     public static TaskEvent restarting(Instant now, Duration delay, String reason) {
+        return restarting(now, delay, reason, RestartRule.POLICY);
+    }
+
+    /** A restart; an exit rule that decided it is named in Berth's detail {@code restart_rule} ({@code RestartExitCodes[75]}). */
+    public static TaskEvent restarting(Instant now, Duration delay, String reason, RestartRule rule) {
         Map<String, String> d = new LinkedHashMap<>();
         d.put("start_delay", Long.toString(delay.toNanos()));
         d.put("restart_reason", reason == null ? "" : reason);
+        if (rule instanceof RestartRule.ExitRule r) {
+            d.put(RESTART_RULE, r.label());
+        }
         return new TaskEvent(RESTARTING, now, "", d, false, 0, 0, 0, delay.toNanos());
     }
 
     public static TaskEvent notRestarting(Instant now, String reason) {
         return of(NOT_RESTARTING, now, "", Map.of("restart_reason", reason, "fails_task", "true"), true);
+    }
+
+    /**
+     * No restart because an exit rule said so, named in {@code restart_rule}; it fails the task unless the exit was
+     * successful ({@code failsTask}).
+     */
+    public static TaskEvent notRestarting(Instant now, String reason, RestartRule.ExitRule rule, boolean failsTask) {
+        Map<String, String> d = new LinkedHashMap<>();
+        d.put("restart_reason", reason);
+        if (failsTask) {
+            d.put("fails_task", "true");
+        }
+        d.put(RESTART_RULE, rule.label());
+        return of(NOT_RESTARTING, now, "", d, failsTask);
     }
 
     public static TaskEvent restartSignaled(Instant now, String reason) {

@@ -8,6 +8,7 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 
@@ -33,6 +34,7 @@ import dev.berth.host.cgroup.CgroupUnavailableException;
 import dev.berth.host.cgroup.CgroupVersion;
 import dev.berth.host.cgroup.TaskCgroup;
 import dev.berth.host.cgroup.OomKills;
+import dev.berth.host.cgroup.SwapBudget;
 
 /**
  * Nomad's {@code exec}: raw_exec plus a cgroup per task that enforces the task's memory ({@code MemoryMB} /
@@ -73,19 +75,28 @@ public class ExecDriver implements HostExecDriver, AutoCloseable {
     private final CgroupManager cgroups;
     private final long defaultPidsLimit;
     private final double mhzPerCore;
+    private final SwapBudget swap;
 
     /**
      * @param processes        a raw_exec instance (enabled, not registered as a driver of its own) that runs the processes
      * @param defaultPidsLimit pids limit for tasks that set none (0 = unlimited)
      * @param mhzPerCore       the host's MHz per core (the node's compute ÷ cores), to turn {@code cpu_hard_limit}'s MHz
      *                         into a CFS quota
+     * @param swap             the node's swap policy: {@link SwapBudget#OFF} (Nomad's) or a proportional budget per task
      */
-    public ExecDriver(boolean enabled, RawExecDriver processes, CgroupManager cgroups, long defaultPidsLimit, double mhzPerCore) {
+    public ExecDriver(boolean enabled, RawExecDriver processes, CgroupManager cgroups, long defaultPidsLimit, double mhzPerCore,
+            SwapBudget swap) {
         this.enabled = enabled;
         this.processes = processes;
         this.cgroups = cgroups;
         this.defaultPidsLimit = defaultPidsLimit;
         this.mhzPerCore = mhzPerCore;
+        this.swap = Objects.requireNonNull(swap, "'swap' must not be null");
+    }
+
+    /** A driver whose tasks never swap (Nomad's). */
+    public ExecDriver(boolean enabled, RawExecDriver processes, CgroupManager cgroups, long defaultPidsLimit, double mhzPerCore) {
+        this(enabled, processes, cgroups, defaultPidsLimit, mhzPerCore, SwapBudget.OFF);
     }
 
     @Override
@@ -120,7 +131,11 @@ public class ExecDriver implements HostExecDriver, AutoCloseable {
 
     @Override
     public void validate(Map<String, Object> config) throws TaskConfigValidationException {
-        ExecTaskConfig.parse(config);
+        ExecTaskConfig parsed = ExecTaskConfig.parse(config);
+        if (parsed.swapMb() > 0 && !swap.allowed()) {
+            throw new TaskConfigValidationException("swap_mb", "Invalid value for attribute \"swap_mb\": swap is off on this node"
+                    + " (berth.drivers.exec.swap=none); only 0 is allowed");
+        }
     }
 
     @Override
@@ -137,8 +152,10 @@ public class ExecDriver implements HostExecDriver, AutoCloseable {
         Path program = BinaryLookup.require(config.command(), task);
         long pids = config.pidsLimit() > 0 ? config.pidsLimit() : defaultPidsLimit;
         long quota = config.cpuHardLimit() && task.cpuMhz() > 0 ? CgroupLimits.cpuQuotaUs(task.cpuMhz(), mhzPerCore, config.cfsPeriodUs()) : 0;
-        CgroupLimits limits = new CgroupLimits(task.memoryMb() * 1024L * 1024L, task.memoryMaxMb() * 1024L * 1024L, task.cpuMhz(), pids,
-                quota, quota > 0 ? config.cfsPeriodUs() : 0);
+        long memory = task.memoryMb() * 1024L * 1024L;
+        long swapBytes = swap.forTask(memory, config.swapMb() < 0 ? -1 : config.swapMb() * 1024L * 1024L);
+        CgroupLimits limits = new CgroupLimits(memory, task.memoryMaxMb() * 1024L * 1024L, task.cpuMhz(), pids,
+                quota, quota > 0 ? config.cfsPeriodUs() : 0, swapBytes);
         TaskCgroup cgroup;
         try {
             cgroup = cgroups.make(task.allocId(), task.taskName(), limits);
@@ -172,8 +189,8 @@ public class ExecDriver implements HostExecDriver, AutoCloseable {
         state.put(STATE_CGROUP, cgroup.name());
         state.put(STATE_CGROUP_VERSION, cgroup.version() == CgroupVersion.V2 ? "2" : "1");
         state.put(STATE_OOM_BASE, Long.toString(oomBase));
-        log.info("started exec task {} in cgroup {} (memory {} B, shares {}, cpu quota {}/{} us, pids {})", task.id(), cgroup.name(),
-                limits.hardMemoryLimit(), limits.cpuShares(), limits.cpuQuotaUs(), limits.cpuPeriodUs(), pids);
+        log.info("started exec task {} in cgroup {} (memory {} B, swap {} B, shares {}, cpu quota {}/{} us, pids {})", task.id(),
+                cgroup.name(), limits.hardMemoryLimit(), limits.swapBytes(), limits.cpuShares(), limits.cpuQuotaUs(), limits.cpuPeriodUs(), pids);
         return new TaskHandle(NAME, started.taskId(), started.startedAt(), state);
     }
 

@@ -19,9 +19,14 @@ import dev.berth.driver.rawexec.RawExecTaskConfig;
  * @param pidsLimit     most processes/threads the task may have; 0 = the driver's default
  * @param cpuHardLimit  whether the task's {@code cpu} is a hard ceiling (a CFS quota), not only a weight
  * @param cfsPeriodUs   the CFS period of that quota in microseconds (Nomad's default 100000; 1000–1000000)
+ * @param swapMb        Berth's {@code swap_mb}: the task's swap budget in MiB, where the node allows swap; -1 when not
+ *                      set (the budget is then proportional to the task's memory)
  */
 public record ExecTaskConfig(String command, List<String> args, String workDir, long pidsLimit, boolean cpuHardLimit,
-        long cfsPeriodUs) {
+        long cfsPeriodUs, long swapMb) {
+
+    /** The largest {@code swap_mb}: 64 TiB, the bound of every other size a task sets. */
+    static final long MAX_SWAP_MB = 64L << 20;
 
     /** Nomad's default {@code cpu_cfs_period}. */
     static final long DEFAULT_CFS_PERIOD_US = 100_000;
@@ -30,6 +35,7 @@ public record ExecTaskConfig(String command, List<String> args, String workDir, 
             .optional("pids_limit", Type.NUMBER)
             .optional("cpu_hard_limit", Type.BOOL)
             .optional("cpu_cfs_period", Type.NUMBER)
+            .optional("swap_mb", Type.NUMBER)
             .build();
 
     public ExecTaskConfig {
@@ -49,6 +55,11 @@ public record ExecTaskConfig(String command, List<String> args, String workDir, 
             throw new TaskConfigValidationException("cpu_cfs_period",
                     "Invalid value for attribute \"cpu_cfs_period\": must be between 1000 and 1000000 microseconds");
         }
-        return new ExecTaskConfig(base.command(), base.args(), base.workDir(), pids, v.bool("cpu_hard_limit", false), period);
+        long swapMb = v.number("swap_mb", -1);
+        if (config.containsKey("swap_mb") && (swapMb < 0 || swapMb > MAX_SWAP_MB)) {
+            throw new TaskConfigValidationException("swap_mb",
+                    "Invalid value for attribute \"swap_mb\": must be between 0 and " + MAX_SWAP_MB + " (MiB)");
+        }
+        return new ExecTaskConfig(base.command(), base.args(), base.workDir(), pids, v.bool("cpu_hard_limit", false), period, swapMb);
     }
 }

@@ -11,20 +11,27 @@ package dev.berth.host.cgroup;
  * @param cpuQuotaUs     CFS quota: the CPU time the task may use per period, in microseconds (exec's
  *                       {@code cpu_hard_limit}); 0 = no ceiling
  * @param cpuPeriodUs    the CFS period of that quota in microseconds; 0 when there is no quota
+ * @param swapBytes      the swap the task may use beyond its hard memory limit ({@link SwapBudget}); 0 = none, as Nomad
  */
-public record CgroupLimits(long memoryBytes, long memoryMaxBytes, long cpuShares, long pidsMax, long cpuQuotaUs, long cpuPeriodUs) {
+public record CgroupLimits(long memoryBytes, long memoryMaxBytes, long cpuShares, long pidsMax, long cpuQuotaUs, long cpuPeriodUs,
+                           long swapBytes) {
 
     public CgroupLimits {
-        if (memoryBytes < 0 || memoryMaxBytes < 0 || cpuShares < 0 || pidsMax < 0 || cpuQuotaUs < 0 || cpuPeriodUs < 0) {
+        if (memoryBytes < 0 || memoryMaxBytes < 0 || cpuShares < 0 || pidsMax < 0 || cpuQuotaUs < 0 || cpuPeriodUs < 0 || swapBytes < 0) {
             throw new IllegalArgumentException("cgroup limits must not be negative, were " + memoryBytes + "/" + memoryMaxBytes
-                    + "/" + cpuShares + "/" + pidsMax + "/" + cpuQuotaUs + "/" + cpuPeriodUs);
+                    + "/" + cpuShares + "/" + pidsMax + "/" + cpuQuotaUs + "/" + cpuPeriodUs + "/" + swapBytes);
         }
         if ((cpuQuotaUs > 0) != (cpuPeriodUs > 0)) {
             throw new IllegalArgumentException("a CPU quota needs its period, were " + cpuQuotaUs + "/" + cpuPeriodUs);
         }
     }
 
-    /** Limits without a CPU ceiling. */
+    /** Limits without swap. */
+    public CgroupLimits(long memoryBytes, long memoryMaxBytes, long cpuShares, long pidsMax, long cpuQuotaUs, long cpuPeriodUs) {
+        this(memoryBytes, memoryMaxBytes, cpuShares, pidsMax, cpuQuotaUs, cpuPeriodUs, 0);
+    }
+
+    /** Limits without a CPU ceiling and without swap. */
     public CgroupLimits(long memoryBytes, long memoryMaxBytes, long cpuShares, long pidsMax) {
         this(memoryBytes, memoryMaxBytes, cpuShares, pidsMax, 0, 0);
     }
@@ -53,6 +60,25 @@ public record CgroupLimits(long memoryBytes, long memoryMaxBytes, long cpuShares
     /** The soft limit/reservation: {@code memory} when a larger {@code memory_max} is the hard limit, else 0. */
     public long softMemoryLimit() {
         return memoryMaxBytes > memoryBytes && memoryBytes > 0 ? memoryBytes : 0;
+    }
+
+    /** The share of the way from the reservation to the hard limit at which v2 starts throttling ({@code memory.high}). */
+    public static final double HIGH_FACTOR = 0.9;
+    private static final long PAGE = 4096;
+
+    /**
+     * v2's {@code memory.high}, where the kernel throttles and reclaims before the hard limit: the reservation plus
+     * {@link #HIGH_FACTOR} of the distance to the hard limit, rounded down to a 4 KiB page ({@code memory +
+     * 0.9 × (memory_max − memory)}, Kubernetes' Memory QoS formula with its throttling factor); 0 (not set) unless
+     * {@code memory_max} is above {@code memory}.
+     */
+    public long highMemoryLimit() {
+        long soft = softMemoryLimit();
+        if (soft == 0) {
+            return 0;
+        }
+        long high = soft + (long) (HIGH_FACTOR * (hardMemoryLimit() - soft));
+        return Math.max(soft, high / PAGE * PAGE);
     }
 
     /** v1 shares (kernel minimum 2). */

@@ -6,9 +6,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
- * Writes a task's {@link CgroupLimits} into its cgroup's files: the table in docs/stats.md ("Limits"). v1 closes swap
- * with {@code memory.memsw.limit_in_bytes} where the kernel has it, v2 with {@code memory.swap.max = 0}, as Nomad's exec
- * driver does; the soft limit is v1's {@code memory.soft_limit_in_bytes}, v2's {@code memory.low}; a CPU ceiling is
+ * Writes a task's {@link CgroupLimits} into its cgroup's files: the table in docs/stats.md ("Limits"). Swap is the
+ * task's swap budget, 0 unless the node allows swap (as Nomad's exec driver, which always closes it): v1's
+ * {@code memory.memsw.limit_in_bytes} (memory + swap) is the hard limit plus the budget where the kernel accounts swap,
+ * v2's {@code memory.swap.max} is the budget; with {@code memory_max} above {@code memory} the reservation is v1's
+ * {@code memory.soft_limit_in_bytes}, v2's {@code memory.low}, and v2 throttles from {@code memory.high}
+ * ({@link CgroupLimits#highMemoryLimit()}); a CPU ceiling is
  * v1's {@code cpu.cfs_period_us} + {@code cpu.cfs_quota_us}, v2's {@code cpu.max} ({@code "quota period"}).
  */
 final class LimitFiles {
@@ -22,9 +25,9 @@ final class LimitFiles {
             Path memory = cgroup.dir("memory");
             if (hard > 0) {
                 write(memory, "memory.limit_in_bytes", hard);
-                // memory+swap equal to memory: the task cannot escape its limit into swap (as Nomad's exec driver)
+                // memory+swap: the hard limit plus the swap budget (equal to memory when there is none)
                 if (Files.exists(memory.resolve("memory.memsw.limit_in_bytes"))) {
-                    write(memory, "memory.memsw.limit_in_bytes", hard);
+                    write(memory, "memory.memsw.limit_in_bytes", hard + limits.swapBytes());
                 }
             }
             if (limits.softMemoryLimit() > 0) {
@@ -44,10 +47,11 @@ final class LimitFiles {
             Path dir = cgroup.dir(TaskCgroup.UNIFIED);
             if (hard > 0) {
                 write(dir, "memory.max", hard);
-                write(dir, "memory.swap.max", 0);
+                write(dir, "memory.swap.max", limits.swapBytes());
             }
             if (limits.softMemoryLimit() > 0) {
                 write(dir, "memory.low", limits.softMemoryLimit());
+                write(dir, "memory.high", limits.highMemoryLimit());
             }
             if (limits.cpuShares() > 0) {
                 write(dir, "cpu.weight", limits.v2Weight());

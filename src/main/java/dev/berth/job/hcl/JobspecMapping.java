@@ -210,6 +210,7 @@ final class JobspecMapping {
         if (r.has("mode")) {
             o.put("Mode", r.path("mode").asString());
         }
+        RestartExitRules.map(r, o);
         return o;
     }
 

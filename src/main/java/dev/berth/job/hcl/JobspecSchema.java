@@ -32,6 +32,8 @@ final class JobspecSchema {
 
     private static BlockSpec restart() {
         return block("restart").args(NUMBER, "attempts").args(DURATION, "interval", "delay").args(STRING, "mode")
+                // Berth's exit rules (docs/allocations.md); their values are checked where the JSON policy is
+                .args(ANY, "no_restart_exit_codes", "restart_exit_codes").args(STRINGS, "no_restart_signals", "restart_signals")
                 .refuse(NO_TEMPLATES, "render_templates");
     }
 

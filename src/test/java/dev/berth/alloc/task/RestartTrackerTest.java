@@ -7,6 +7,7 @@ import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Deque;
 import java.util.List;
 import java.util.function.Consumer;
@@ -19,6 +20,7 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.MethodSource;
 
+import dev.berth.alloc.spec.ExitRules;
 import dev.berth.alloc.spec.RestartPolicy.Violation;
 import dev.berth.alloc.spec.RestartPolicy;
 import dev.berth.alloc.task.RestartDecision.Killed;
@@ -162,6 +164,85 @@ class RestartTrackerTest {
                                 step(2, t -> { }, new NoDecision(), 2))),
                 Arguments.of("zero delay is 1 ns", policy(2, "PT1M", "PT0S", "fail"), "service", new long[] {0},
                         List.of(step(1, fail, withinPolicy(Duration.ofNanos(1)), 1))));
+    }
+
+    private static final ExitRules RULES = new ExitRules(List.of(2, 0), List.of(75), List.of("SIGTERM"), List.of("usr1"));
+
+    private static RestartPolicy withRules(RestartPolicy p) {
+        return new RestartPolicy(p.attempts(), p.interval(), p.delay(), p.mode(), RULES);
+    }
+
+    private static RestartRule.ExitRule rule(String key, String value) {
+        return new RestartRule.ExitRule(key, value);
+    }
+
+    /** Exit rules: each decision names its rule; restarts by rule keep the policy's exact jittered delay and are not counted. */
+    static Stream<Arguments> exitRuleScenarios() {
+        Consumer<RestartTracker> fail = t -> t.setExitResult(FAILED);
+        Consumer<RestartTracker> code75 = t -> t.setExitResult(ExitResult.ofCode(75));
+        Consumer<RestartTracker> code2 = t -> t.setExitResult(ExitResult.ofCode(2));
+        Consumer<RestartTracker> sigterm = t -> t.setExitResult(new ExitResult(143, 15, false, null));
+        Consumer<RestartTracker> sigusr1 = t -> t.setExitResult(new ExitResult(138, 10, false, null));
+        long r = 4_000_000_000L;
+        Restarting by75 = new Restarting(Duration.ofSeconds(11), "Exit code 75 is listed in RestartExitCodes: restart, not counted",
+                rule("RestartExitCodes", "75"));
+        return Stream.of(
+                Arguments.of("RestartExitCodes restart with the jittered delay and are not counted", SERVICE, "service",
+                        new long[] {r, r, r, 0, 0},
+                        List.of(step(1, code75, by75, 0), step(2, code75, by75, 0), step(3, code75, by75, 0),
+                                step(4, fail, withinPolicy(Duration.ofSeconds(10)), 1),
+                                step(5, fail, withinPolicy(Duration.ofSeconds(10)), 2),
+                                step(6, fail, new NotRestarting("Exceeded allowed attempts 2 in interval 1m0s and mode is \"fail\""), 3))),
+                Arguments.of("RestartExitCodes restart past the attempts and with attempts 0", policy(0, "PT1M", "PT10S", "fail"), "service",
+                        new long[] {r},
+                        List.of(step(1, fail, new NotRestarting(RestartTracker.REASON_NO_RESTARTS_ALLOWED), 0),
+                                step(2, code75, by75, 0))),
+                Arguments.of("NoRestartExitCodes end a failed task, failed", SERVICE, "service", new long[] {},
+                        List.of(step(1, code2, new NotRestarting("Exit code 2 is listed in NoRestartExitCodes: no restart",
+                                rule("NoRestartExitCodes", "2")), 0))),
+                Arguments.of("NoRestartExitCodes end a successful service task, not failed", SERVICE, "service", new long[] {},
+                        List.of(step(1, t -> t.setExitResult(OK), new Terminated("Exit code 0 is listed in NoRestartExitCodes: no restart",
+                                rule("NoRestartExitCodes", "0")), 0))),
+                Arguments.of("signal rules come before the exit code 128 + n", SERVICE, "service", new long[] {r},
+                        List.of(step(1, sigterm, new NotRestarting("Signal SIGTERM is listed in NoRestartSignals: no restart",
+                                        rule("NoRestartSignals", "SIGTERM")), 0),
+                                step(2, sigusr1, new Restarting(Duration.ofSeconds(11),
+                                        "Signal SIGUSR1 is listed in RestartSignals: restart, not counted", rule("RestartSignals", "SIGUSR1")), 0))),
+                Arguments.of("a listed code the driver could not read follows the policy", SERVICE, "service", new long[] {0},
+                        List.of(step(1, t -> t.setExitResult(new ExitResult(2, 0, false, "exit status of the task was lost")),
+                                withinPolicy(Duration.ofSeconds(10)), 1))),
+                Arguments.of("kills, requested restarts and start errors ignore the rules", SERVICE, "service", new long[] {0},
+                        List.of(step(1, t -> t.setExitResult(ExitResult.ofCode(75)).setKilled(), new Killed(), 0),
+                                step(2, t -> t.setRestartTriggered(false).setExitResult(ExitResult.ofCode(2)), new Restarting(Duration.ZERO, ""), 0),
+                                step(3, t -> t.setStartError(new DriverException("later", true)).setExitResult(ExitResult.ofCode(2)),
+                                        withinPolicy(Duration.ofSeconds(10)), 1))));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("exitRuleScenarios")
+    void exitRulesDecideAndNameTheirRule(String name, RestartPolicy policy, String jobType, long[] randoms, List<Step> steps) {
+        decidesExactly(name, withRules(policy), jobType, randoms, steps);
+    }
+
+    @Test
+    void nomadsDecisionsNameThePolicyAsTheirRule() {
+        RestartTracker tracker = new RestartTracker(withRules(SERVICE), "service", null, false, new StepClock(), new ScriptedRandom(0));
+        assertThat(tracker.setExitResult(FAILED).decide().rule()).isEqualTo(RestartRule.POLICY);
+        assertThat(tracker.setKilled().decide().rule()).isEqualTo(RestartRule.POLICY);
+    }
+
+    @Test
+    void exitRuleValidationNamesTheKey() {
+        RestartPolicy bad = new RestartPolicy(2, Duration.ofMinutes(1), Duration.ofSeconds(10), "fail",
+                new ExitRules(Arrays.asList(256, null, 3), List.of(3, -1), List.of("SIGNOPE"), List.of("TERM", "sigterm")));
+        assertThat(bad.validate()).containsExactly(
+                new Violation("NoRestartExitCodes", "NoRestartExitCodes lists 256; an exit code is 0 to 255"),
+                new Violation("NoRestartExitCodes", "NoRestartExitCodes lists null; an exit code is 0 to 255"),
+                new Violation("RestartExitCodes", "RestartExitCodes lists exit code 3 twice or in both exit-code lists"),
+                new Violation("RestartExitCodes", "RestartExitCodes lists -1; an exit code is 0 to 255"),
+                new Violation("NoRestartSignals", "NoRestartSignals lists unknown signal \"SIGNOPE\""),
+                new Violation("RestartSignals", "RestartSignals lists signal SIGTERM twice or in both signal lists"));
+        assertThat(withRules(SERVICE).validate()).isEmpty();
     }
 
     @ParameterizedTest(name = "{0}")

@@ -29,6 +29,19 @@ class CgroupLimitsTest {
     }
 
     @Test
+    void memoryHighIsNineTenthsOfTheWayFromTheReservationToTheHardLimitOnAPage() {
+        // 100 MiB reserved, 200 MiB hard: 190 MiB
+        assertThat(new CgroupLimits(100L << 20, 200L << 20, 0, 0).highMemoryLimit()).isEqualTo(190L << 20);
+        // 1 MB reserved, 1 MB + 10 pages + 1 byte hard: 1 MB + 9 pages (9.0000009 pages rounded down)
+        assertThat(new CgroupLimits(1_048_576, 1_048_576 + 40_961, 0, 0).highMemoryLimit()).isEqualTo(1_048_576 + 9 * 4096);
+        // never below the reservation, even when the gap is under a page
+        assertThat(new CgroupLimits(1_000_000, 1_000_100, 0, 0).highMemoryLimit()).isEqualTo(1_000_000);
+        // no memory_max above memory: not set
+        assertThat(new CgroupLimits(100L << 20, 0, 0, 0).highMemoryLimit()).isZero();
+        assertThat(new CgroupLimits(100L << 20, 100L << 20, 0, 0).highMemoryLimit()).isZero();
+    }
+
+    @Test
     void v2WeightFollowsRuncsConversion() {
         assertThat(new CgroupLimits(0, 0, 500, 0).v2Weight()).isEqualTo(19);
         assertThat(new CgroupLimits(0, 0, 1024, 0).v2Weight()).isEqualTo(39);

@@ -89,6 +89,19 @@ class CgroupManagerKernelTest {
         assertThat(manager.find(cgroup.name())).isEmpty();
     }
 
+    /** A swap budget opens swap by exactly that much: memory+swap is memory plus the budget on v1, swap.max the budget on v2. */
+    @Test
+    void aSwapBudgetIsWrittenAsTheKernelExpectsIt() throws IOException {
+        cgroup = manager.create("alloc-" + UUID.randomUUID(), "swapper", new CgroupLimits(64L << 20, 0, 512, 64, 0, 0, 16L << 20))
+                .orElseThrow();
+        assertThat(HostCgroups.memoryLimit(cgroup)).isEqualTo(64L << 20);
+        if (cgroup.version() == CgroupVersion.V2) {
+            assertThat(read(cgroup.dir("memory"), "memory.swap.max")).isEqualTo(Long.toString(16L << 20));
+        } else if (Files.exists(cgroup.dir("memory").resolve("memory.memsw.limit_in_bytes"))) {
+            assertThat(read(cgroup.dir("memory"), "memory.memsw.limit_in_bytes")).isEqualTo(Long.toString(80L << 20));
+        }
+    }
+
     @Test
     void removeKillsWhatIsStillRunning() throws IOException {
         cgroup = manager.create("alloc-" + UUID.randomUUID(), "db", CgroupLimits.none()).orElseThrow();

@@ -41,6 +41,8 @@ class CgroupManagerV2FixtureTest {
         assertThat(Files.readString(root.resolve("berth-01234567/cgroup.subtree_control"))).isEqualTo("+cpu +memory +pids");
         assertThat(Files.readString(dir.resolve("memory.max"))).isEqualTo(Long.toString(512L << 20));
         assertThat(Files.readString(dir.resolve("memory.low"))).isEqualTo(Long.toString(256L << 20));
+        // 256 MiB + 0.9 × 256 MiB, on a page boundary
+        assertThat(Files.readString(dir.resolve("memory.high"))).isEqualTo(Long.toString(((256L << 20) + (long) (0.9 * (256L << 20))) / 4096 * 4096));
         assertThat(Files.readString(dir.resolve("memory.swap.max"))).isEqualTo("0");
         assertThat(Files.readString(dir.resolve("cpu.weight"))).isEqualTo("19"); // 1 + (498 * 9999) / 262142
         assertThat(Files.readString(dir.resolve("pids.max"))).isEqualTo("64");

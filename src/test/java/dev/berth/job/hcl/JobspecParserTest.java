@@ -155,6 +155,42 @@ class JobspecParserTest {
         assertThat(t.path("Config").path("args").get(0).asString()).isEqualTo("${NOMAD_TASK_DIR}/input.json");
     }
 
+    /** Berth's exit rules in a restart block become the restart policy's lists, the group's inherited by its tasks. */
+    @Test
+    void restartExitRulesAreMappedToThePolicyKeys() throws Exception {
+        ObjectNode job = parser.parse("""
+                job "r" {
+                  group "g" {
+                    restart {
+                      attempts              = 1
+                      no_restart_exit_codes = [2, 3]
+                      restart_exit_codes    = [75]
+                    }
+                    task "t" {
+                      driver = "raw_exec"
+                      config {
+                        command = "/bin/true"
+                      }
+                      restart {
+                        no_restart_signals = ["SIGTERM"]
+                        restart_signals    = ["SIGHUP"]
+                      }
+                    }
+                  }
+                }
+                """);
+        JsonNode group = job.path("TaskGroups").get(0).path("RestartPolicy");
+        assertThat(group.path("NoRestartExitCodes").toString()).isEqualTo("[2,3]");
+        assertThat(group.path("RestartExitCodes").toString()).isEqualTo("[75]");
+        JsonNode task = job.path("TaskGroups").get(0).path("Tasks").get(0).path("RestartPolicy");
+        assertThat(task.path("NoRestartSignals").toString()).isEqualTo("[\"SIGTERM\"]");
+        assertThat(task.path("RestartSignals").toString()).isEqualTo("[\"SIGHUP\"]");
+        JsonNode merged = JobDefaults.canonicalize(job).path("TaskGroups").get(0).path("Tasks").get(0).path("RestartPolicy");
+        assertThat(merged.path("Attempts").asInt()).isEqualTo(1);
+        assertThat(merged.path("NoRestartExitCodes").toString()).isEqualTo("[2,3]");
+        assertThat(merged.path("NoRestartSignals").toString()).isEqualTo("[\"SIGTERM\"]");
+    }
+
     @Test
     void aBrokenJobspecNamesLineAndColumn() {
         assertThatThrownBy(() -> parser.parse("job \"x\" {\n  group \"g\" {\n    count = = 2\n  }\n}\n"))
