@@ -37,7 +37,7 @@ class ArtifactHookTest {
     final ArtifactHook hook = new ArtifactHook(ArtifactProperties.defaults(), c -> new Interpolator(Map.of("F", "data.txt"), Map.of()), CLOCK);
 
     TaskHookContext context(List<TaskArtifactSpec> artifacts) throws Exception {
-        TaskSpec t = new TaskSpec("t", "raw_exec", Map.of(), null, null, null, null, null, null, null, null, null, null, null, artifacts);
+        TaskSpec t = new TaskSpec("t", "raw_exec", Map.of(), null, null, null, null, null, null, null, null, null, null, null, artifacts, null);
         TaskGroupSpec g = new TaskGroupSpec("g", 1, List.of(t), null, null, null, null);
         AllocationSpec alloc = new AllocationSpec("a1", "j.g[0]", "default", "j",
                 new JobSpec("j", "j", "batch", "default", null, null, null, List.of(g)), "g", "run", 1L, null, null);

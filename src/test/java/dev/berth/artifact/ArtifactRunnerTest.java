@@ -112,7 +112,7 @@ class ArtifactRunnerTest {
 
     static AllocationSpec alloc(String type, String driver, RestartPolicySpec policy, String script, List<TaskArtifactSpec> artifacts) {
         TaskSpec t = new TaskSpec("t", driver, Map.of("command", "/bin/sh", "args", List.of("-c", script)), null,
-                new ResourcesSpec(100, 32, null, null), null, null, null, false, null, null, null, null, null, artifacts);
+                new ResourcesSpec(100, 32, null, null), null, null, null, false, null, null, null, null, null, artifacts, null);
         TaskGroupSpec group = new TaskGroupSpec("g", 1, List.of(t), policy, null, null, null);
         JobSpec job = new JobSpec("j", "j", type, "default", null, null, null, List.of(group));
         return new AllocationSpec(UUID.randomUUID().toString(), "j.g[0]", "default", "j", job, "g", "run", 1L, null, null);

@@ -196,7 +196,7 @@ class DeploymentAgentTest {
             assertThat(d.taskGroups().get("app").placedAllocs()).isEqualTo(1);
         });
         try (LocalScheduler scheduler = new LocalScheduler(registry, allocs, store, feed, java.time.Clock.systemUTC(),
-                Map::of, restored)) {
+                Map::of, name -> java.util.Optional.empty(), restored)) {
             scheduler.reconcileAll();
             assertThat(restored.ofJob("default", jobId)).singleElement()
                     .satisfies(d -> assertThat(d.id()).isEqualTo(running.path("ID").asString()));

@@ -135,7 +135,7 @@ class JobPlanTest {
     }
 
     JobPlan plan(ObjectNode job, List<Placement> mine, JobPlan.Rollout rollout) {
-        return JobPlan.compute(job, mine, id -> Optional.empty(), NOW, node, Map.of("g", rollout));
+        return JobPlan.compute(job, mine, id -> Optional.empty(), NOW, node, name -> Optional.empty(), Map.of("g", rollout));
     }
 
     @Test

@@ -36,7 +36,7 @@ class VolumesHookTest {
         NodeRegistry node = TestNodes.registry(Clock.systemUTC());
         HostVolumes volumes = new HostVolumes(new HostVolumeProperties(Map.of(
                 "data", new HostVolumeProperties.Volume(source, volumeReadOnly))), node);
-        TaskSpec task = new TaskSpec("t", driver, Map.of(), null, null, null, null, null, null, null, null, null, null, null,
+        TaskSpec task = new TaskSpec("t", driver, Map.of(), null, null, null, null, null, null, null, null, null, null, null, null,
                 List.of(new VolumeMountSpec("v", "/srv/data", mountReadOnly, null)));
         TaskGroupSpec group = new TaskGroupSpec("g", 1, List.of(task), null, null, null, null, null,
                 Map.of("v", new VolumeSpec("v", "host", "data", groupReadOnly)));
@@ -84,7 +84,7 @@ class VolumesHookTest {
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> {
             NodeRegistry node = TestNodes.registry(Clock.systemUTC());
             HostVolumes none = new HostVolumes(new HostVolumeProperties(Map.of()), node);
-            TaskSpec task = new TaskSpec("t", "exec", Map.of(), null, null, null, null, null, null, null, null, null, null, null,
+            TaskSpec task = new TaskSpec("t", "exec", Map.of(), null, null, null, null, null, null, null, null, null, null, null, null,
                     List.of(new VolumeMountSpec("v", "/d", false, null)));
             TaskGroupSpec group = new TaskGroupSpec("g", 1, List.of(task), null, null, null, null, null,
                     Map.of("v", new VolumeSpec("v", "host", "gone", false)));
