@@ -12,6 +12,7 @@ import org.springframework.context.SmartLifecycle;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
+import dev.berth.alloc.admission.CoreAllocator;
 import dev.berth.alloc.admission.NodeAdmission;
 import dev.berth.alloc.admission.NodeCapacity;
 import dev.berth.alloc.admission.PortAllocator;
@@ -26,6 +27,8 @@ import dev.berth.alloc.store.AllocStateStore;
 import dev.berth.alloc.task.Interpolator;
 import dev.berth.alloc.task.RestartTracker;
 import dev.berth.config.Sleeper;
+import dev.berth.host.CoreSet;
+import dev.berth.host.cgroup.CgroupManager;
 import dev.berth.alloc.task.TaskEnvironment;
 import dev.berth.alloc.task.TaskHooks;
 import dev.berth.config.BerthMetrics;
@@ -52,7 +55,28 @@ class AllocConfiguration {
             public long memoryMb() {
                 return node.current().resources().memory().memoryMb();
             }
+
+            @Override
+            public CoreSet reservableCores() {
+                return CoreSet.of(node.current().resources().cpu().reservableCpuCores());
+            }
+
+            @Override
+            public long mhzPerCore() {
+                var cpu = node.current().resources().cpu(); // the node's CPU shares are its reservable cores' MHz
+                return cpu.reservableCpuCores().isEmpty() ? 0 : cpu.cpuShares() / cpu.reservableCpuCores().size();
+            }
         };
+    }
+
+    /**
+     * Reserved cores: every change moves the cgroups of tasks that share the node's cores off the reserved ones
+     * ({@link CgroupManager#applyPartition}).
+     */
+    @Bean
+    CoreAllocator coreAllocator(ObjectProvider<CgroupManager> cgroups) {
+        CgroupManager manager = cgroups.getIfAvailable();
+        return new CoreAllocator(manager == null ? partition -> { } : manager::applyPartition);
     }
 
     /** The node's interpolation keys; {@code node.datacenter} falls back to {@code berth.datacenter}. */
@@ -70,10 +94,11 @@ class AllocConfiguration {
     }
 
     @Bean
-    NodeAdmission nodeAdmission(NodeCapacity capacity, BerthProperties props, ObjectProvider<DeviceAllocator> devices) {
+    NodeAdmission nodeAdmission(NodeCapacity capacity, BerthProperties props, ObjectProvider<DeviceAllocator> devices,
+                                CoreAllocator cores) {
         PortAllocator ports = new PortAllocator(props.client().minDynamicPort(), props.client().maxDynamicPort(),
                 RandomGenerator.getDefault());
-        return new NodeAdmission(capacity, ports, devices.getIfAvailable());
+        return new NodeAdmission(capacity, ports, devices.getIfAvailable(), cores);
     }
 
     @Bean

@@ -193,7 +193,7 @@ public class AllocManager {
             if (rec.spec().desiredTerminal() || ClientStatus.terminal(rec.clientStatus()) || r.runDone().isDone()) {
                 continue;
             }
-            sum = sum.plus(Usage.of(rec.spec().group().orElseThrow().tasks()));
+            sum = sum.plus(Usage.held(rec.spec()));
         }
         return sum;
     }
@@ -343,7 +343,11 @@ public class AllocManager {
                     log.info("finishing the destroy of an allocation the previous agent did not finish: alloc={}", spec.id());
                     continue;
                 }
-                admission.reclaim(spec);
+                var lost = admission.reclaim(spec);
+                if (!lost.isEmpty()) {
+                    log.error("restored allocation cannot hold its reserved cores {} (held by another allocation, or no longer "
+                            + "reservable): alloc={}", lost, spec.id());
+                }
                 AllocRunner runner = new AllocRunner(runnerContext, rec, true);
                 runners.add(runner);
                 runner.start();

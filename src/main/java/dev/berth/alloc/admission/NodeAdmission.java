@@ -1,29 +1,39 @@
 package dev.berth.alloc.admission;
 
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
 import dev.berth.alloc.spec.AllocationSpec;
 import dev.berth.alloc.spec.SpecValidationException;
 import dev.berth.alloc.spec.TaskGroupSpec;
+import dev.berth.alloc.spec.TaskSpec;
 import dev.berth.device.AllocatedDevice;
 import dev.berth.device.DeviceAllocator;
+import dev.berth.host.CoreSet;
 
 /**
  * Whether an allocation fits the node, and what it holds while it lives: CPU and memory against the node's capacity,
- * ports from the dynamic range, device instances. Callers serialise admissions (one submission at a time).
+ * reserved cores ({@link CoreAllocator}), ports from the dynamic range, device instances. Callers serialise admissions (one submission at a time).
  */
 public final class NodeAdmission {
 
     private final NodeCapacity capacity;
     private final PortAllocator ports;
     private final DeviceAllocator devices;
+    private final CoreAllocator cores;
 
     /** @param devices device reservations; null on a node without device support (device requests are then refused) */
     public NodeAdmission(NodeCapacity capacity, PortAllocator ports, DeviceAllocator devices) {
+        this(capacity, ports, devices, new CoreAllocator(partition -> { }));
+    }
+
+    /** @param cores the node's reserved cores ({@code resources { cores = N }}) */
+    public NodeAdmission(NodeCapacity capacity, PortAllocator ports, DeviceAllocator devices, CoreAllocator cores) {
         this.capacity = capacity;
         this.ports = ports;
         this.devices = devices;
+        this.cores = cores;
     }
 
     public NodeCapacity capacity() {
@@ -35,7 +45,8 @@ public final class NodeAdmission {
      * and its devices reserved. Returns the spec with what was assigned ({@code AllocatedResources}).
      */
     public AllocationSpec admit(AllocationSpec spec, Usage allocated) throws SpecValidationException, AdmissionException {
-        Usage asked = Usage.of(spec.group().orElseThrow().tasks());
+        List<TaskSpec> tasks = spec.group().orElseThrow().tasks();
+        Usage asked = Usage.of(tasks, capacity.mhzPerCore());
         if (allocated.cpuMhz() + asked.cpuMhz() > capacity.cpuMhz()) {
             throw new AdmissionException("cpu", "Resources exhausted on node: cpu (asked " + asked.cpuMhz() + " MHz, "
                     + (capacity.cpuMhz() - allocated.cpuMhz()) + " MHz unallocated)");
@@ -45,8 +56,16 @@ public final class NodeAdmission {
                     + (capacity.memoryMb() - allocated.memoryMb()) + " MB unallocated)");
         }
         Map<String, List<AllocatedDevice>> assigned = DeviceAdmission.assigned(spec);
-        AllocationSpec withPorts = ResourceAssignment.assign(spec, ports);
-        return DeviceAdmission.reserve(withPorts, assigned, devices, ports);
+        Map<String, Integer> coresAsked = new LinkedHashMap<>();
+        tasks.forEach(t -> coresAsked.put(t.name(), t.resources() == null ? 0 : t.resources().coreCount()));
+        Map<String, CoreSet> reserved = cores.reserve(spec.id(), coresAsked, capacity.reservableCores());
+        try {
+            AllocationSpec withPorts = ResourceAssignment.assign(spec, ports, reserved, capacity.mhzPerCore());
+            return DeviceAdmission.reserve(withPorts, assigned, devices, ports);
+        } catch (AdmissionException | RuntimeException e) {
+            cores.release(spec.id());
+            throw e;
+        }
     }
 
     /** An update keeps what was admitted; only tasks it adds must fit (and may not ask for networks or devices). */
@@ -55,20 +74,35 @@ public final class NodeAdmission {
         UpdateAdmission.check(current, updated, allocated, capacity);
     }
 
-    /** Agent start: a restored allocation holds its ports again. */
-    public void reclaim(AllocationSpec spec) {
+    /**
+     * Agent start: a restored allocation holds its ports again, and the cores its persisted {@code AllocatedResources}
+     * name (so no core is handed out twice after a crash).
+     *
+     * @return cores it held that another allocation holds or that are no longer reservable (empty normally)
+     */
+    public CoreSet reclaim(AllocationSpec spec) {
         ports.claim(spec.id(), spec.group().orElseThrow().networks());
         spec.group().orElseThrow().tasks().forEach(t -> ports.claim(spec.id(), t.resources() == null ? null : t.resources().networks()));
+        Map<String, CoreSet> held = new LinkedHashMap<>();
+        for (TaskSpec t : spec.group().orElseThrow().tasks()) {
+            AllocationSpec.AllocatedCpu cpu = spec.allocatedCpu(t.name());
+            if (cpu != null && !cpu.reservedCores().isEmpty()) {
+                held.put(t.name(), CoreSet.of(cpu.reservedCores()));
+            }
+        }
+        return held.isEmpty() ? CoreSet.EMPTY : cores.claim(spec.id(), held, capacity.reservableCores());
     }
 
-    /** The allocation's tasks are done: its ports are free again (its devices stay reserved until it is destroyed). */
+    /** The allocation's tasks are done: its ports and cores are free again (its devices stay reserved until it is destroyed). */
     public void releasePorts(String allocId) {
         ports.release(allocId);
+        cores.release(allocId);
     }
 
-    /** The allocation is gone (or was never stored): ports and devices are free again. */
+    /** The allocation is gone (or was never stored): ports, cores and devices are free again. */
     public void release(String allocId) {
         ports.release(allocId);
+        cores.release(allocId);
         if (devices != null) {
             devices.release(allocId);
         }

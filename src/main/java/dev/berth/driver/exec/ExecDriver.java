@@ -140,7 +140,7 @@ public class ExecDriver implements HostExecDriver, AutoCloseable {
                 quota, quota > 0 ? config.cfsPeriodUs() : 0);
         TaskCgroup cgroup;
         try {
-            cgroup = cgroups.make(task.allocId(), task.taskName(), limits);
+            cgroup = cgroups.make(task.allocId(), task.taskName(), limits, task.reservedCores());
         } catch (CgroupUnavailableException e) {
             throw new DriverException("cannot create a cgroup for task " + task.id() + ": " + e.getMessage(), false, e);
         }

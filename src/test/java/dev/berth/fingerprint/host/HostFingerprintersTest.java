@@ -59,7 +59,7 @@ class HostFingerprintersTest {
     void cpuCoresAreNprocAndComputeIsCoresTimesFrequency() throws Exception {
         int nproc = Integer.parseInt(run("nproc"));
 
-        FingerprintResult result = new CpuFingerprinter(systemInfo).fingerprint(REQUEST);
+        FingerprintResult result = new CpuFingerprinter(systemInfo, "", Path.of("/proc/self/status")).fingerprint(REQUEST);
 
         Map<String, String> a = result.attributes();
         assertThat(a).containsEntry("cpu.numcores", Integer.toString(nproc))
@@ -83,7 +83,7 @@ class HostFingerprintersTest {
         long expectedNodes = Files.isDirectory(nodes)
                 ? Files.list(nodes).filter(p -> p.getFileName().toString().matches("node\\d+")).count() : 1;
 
-        Map<String, String> a = new CpuFingerprinter(systemInfo).fingerprint(REQUEST).attributes();
+        Map<String, String> a = new CpuFingerprinter(systemInfo, "", Path.of("/proc/self/status")).fingerprint(REQUEST).attributes();
 
         assertThat(a).containsEntry("numa.node.count", Long.toString(Math.max(1, expectedNodes)));
         if (expectedNodes <= 1) {
