@@ -66,6 +66,12 @@ public record TaskConfig(
                 memoryMb, memoryMaxMb, devices, CoreSet.EMPTY);
     }
 
+    /** The same task without reserved cores: for a launcher whose caller already put the task's cgroup on them (exec). */
+    public TaskConfig withoutReservedCores() {
+        return new TaskConfig(id, allocId, taskName, jobName, taskGroup, namespace, config, env, allocDir, taskDir, stdoutPath,
+                stderrPath, cpuMhz, memoryMb, memoryMaxMb, devices, CoreSet.EMPTY);
+    }
+
     /** Nomad's default kill timeout. */
     public static final Duration DEFAULT_KILL_TIMEOUT = Duration.ofSeconds(5);
 }

@@ -119,7 +119,7 @@ public final class AllocSpecs {
                     throw new SpecValidationException(f + ".Resources.SecretsMB", "SecretsMB value (" + t.resources().secretsMb()
                             + ") cannot be negative");
                 }
-                if (t.resources().cpu() != null && t.resources().cpu() < 1) {
+                if (t.resources().cpu() != null && t.resources().cpu() < 1 && t.resources().coreCount() == 0) {
                     throw new SpecValidationException(f + ".Resources.CPU", "Minimum CPU value is 1; got " + t.resources().cpu());
                 }
                 if (t.resources().memoryMb() != null && t.resources().memoryMb() < 10) {

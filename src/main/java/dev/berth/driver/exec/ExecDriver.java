@@ -155,7 +155,8 @@ public class ExecDriver implements HostExecDriver, AutoCloseable {
         args.addAll(config.args());
         TaskHandle started;
         try {
-            started = processes.start(task, new RawExecTaskConfig("/bin/sh", args, config.workDir()));
+            // the wrapper enters the task's cgroup, already on the task's cores
+            started = processes.start(task.withoutReservedCores(), new RawExecTaskConfig("/bin/sh", args, config.workDir()));
         } catch (DriverException e) {
             removeQuietly(cgroup);
             throw e;
