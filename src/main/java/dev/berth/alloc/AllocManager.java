@@ -343,11 +343,7 @@ public class AllocManager {
                     log.info("finishing the destroy of an allocation the previous agent did not finish: alloc={}", spec.id());
                     continue;
                 }
-                var lost = admission.reclaim(spec);
-                if (!lost.isEmpty()) {
-                    log.error("restored allocation cannot hold its reserved cores {} (held by another allocation, or no longer "
-                            + "reservable): alloc={}", lost, spec.id());
-                }
+                admission.reclaim(spec);
                 AllocRunner runner = new AllocRunner(runnerContext, rec, true);
                 runners.add(runner);
                 runner.start();

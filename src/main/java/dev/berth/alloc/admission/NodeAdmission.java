@@ -4,6 +4,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 import dev.berth.alloc.spec.AllocationSpec;
 import dev.berth.alloc.spec.SpecValidationException;
 import dev.berth.alloc.spec.TaskGroupSpec;
@@ -17,6 +20,8 @@ import dev.berth.host.CoreSet;
  * reserved cores ({@link CoreAllocator}), ports from the dynamic range, device instances. Callers serialise admissions (one submission at a time).
  */
 public final class NodeAdmission {
+
+    private static final Logger log = LoggerFactory.getLogger(NodeAdmission.class);
 
     private final NodeCapacity capacity;
     private final PortAllocator ports;
@@ -78,7 +83,7 @@ public final class NodeAdmission {
      * Agent start: a restored allocation holds its ports again, and the cores its persisted {@code AllocatedResources}
      * name (so no core is handed out twice after a crash).
      *
-     * @return cores it held that another allocation holds or that are no longer reservable (empty normally)
+     * @return cores it held that another allocation holds or that are no longer reservable (empty normally; logged)
      */
     public CoreSet reclaim(AllocationSpec spec) {
         ports.claim(spec.id(), spec.group().orElseThrow().networks());
@@ -90,7 +95,12 @@ public final class NodeAdmission {
                 held.put(t.name(), CoreSet.of(cpu.reservedCores()));
             }
         }
-        return held.isEmpty() ? CoreSet.EMPTY : cores.claim(spec.id(), held, capacity.reservableCores());
+        CoreSet lost = held.isEmpty() ? CoreSet.EMPTY : cores.claim(spec.id(), held, capacity.reservableCores());
+        if (!lost.isEmpty()) {
+            log.error("restored allocation cannot hold its reserved cores {} (held by another allocation, or no longer reservable): "
+                    + "alloc={}", lost, spec.id());
+        }
+        return lost;
     }
 
     /** The allocation's tasks are done: its ports and cores are free again (its devices stay reserved until it is destroyed). */
