@@ -58,13 +58,14 @@ class AllocConfiguration {
 
             @Override
             public CoreSet reservableCores() {
-                return CoreSet.of(node.current().resources().cpu().reservableCpuCores());
+                var cpu = node.current().resources().cpu(); // null while the CPU is not fingerprinted
+                return cpu == null ? CoreSet.EMPTY : CoreSet.of(cpu.reservableCpuCores());
             }
 
             @Override
             public long mhzPerCore() {
                 var cpu = node.current().resources().cpu(); // the node's CPU shares are its reservable cores' MHz
-                return cpu.reservableCpuCores().isEmpty() ? 0 : cpu.cpuShares() / cpu.reservableCpuCores().size();
+                return cpu == null || cpu.reservableCpuCores().isEmpty() ? 0 : cpu.cpuShares() / cpu.reservableCpuCores().size();
             }
         };
     }
@@ -157,14 +158,18 @@ class AllocConfiguration {
         return new AllocRestorer(new Reconciler(store, drivers, clock), berthMetrics);
     }
 
-    /** Restores allocs at start; agent shutdown ends every runner thread, tasks keep running (stop ≠ kill). */
+    /**
+     * Restores allocs at start (the node's reservable cores told to the cgroups first, so tasks that share cores stay on
+     * them even before any core is reserved); agent shutdown ends every runner thread, tasks keep running (stop ≠ kill).
+     */
     @Bean
-    SmartLifecycle allocShutdownLifecycle(AllocManager manager) {
+    SmartLifecycle allocShutdownLifecycle(AllocManager manager, CoreAllocator cores, NodeCapacity capacity) {
         return new SmartLifecycle() {
             private volatile boolean running;
 
             @Override
             public void start() {
+                cores.reservable(capacity.reservableCores());
                 manager.restore();
                 running = true;
             }

@@ -88,6 +88,12 @@ public final class CoreAllocator {
         return refused;
     }
 
+    /** The node's reservable cores are {@code reservable} (at start, before any reservation): told to the listener. */
+    public synchronized void reservable(CoreSet reservable) {
+        this.reservable = reservable;
+        publish();
+    }
+
     /** The allocation's cores are free again (idempotent). */
     public synchronized void release(String allocId) {
         if (held.remove(allocId) != null) {
