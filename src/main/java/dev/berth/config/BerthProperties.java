@@ -168,10 +168,5 @@ public record BerthProperties(
                         + reservableCores + "\"");
             }
         }
-
-        /** Every core the agent may run on is reservable. */
-        public Client(Duration maxKillTimeout, int minDynamicPort, int maxDynamicPort) {
-            this(maxKillTimeout, minDynamicPort, maxDynamicPort, "");
-        }
     }
 }

@@ -25,6 +25,7 @@ import dev.berth.driver.rawexec.RawExecDriver;
 import dev.berth.driver.rawexec.TaskOutputs;
 import dev.berth.host.CoreSet;
 import dev.berth.host.cgroup.CgroupManager;
+import dev.berth.host.cgroup.CgroupVersion;
 import dev.berth.host.cgroup.CpuPartition;
 import dev.berth.host.cgroup.HostCgroups;
 import dev.berth.host.cgroup.TaskCgroup;
@@ -99,9 +100,7 @@ class ExecReservedCoresTest {
         TaskCgroup reservedCgroup = driver.cgroupOf(reservedHandle).orElseThrow();
         assertThat(cpus(reservedCgroup)).isEqualTo(pinned);
         assertThat(Files.readString(reserved.stdoutPath())).contains("Cpus_allowed_list:\t" + pinned + "\n");
-        if (reservedCgroup.version() == dev.berth.host.cgroup.CgroupVersion.V2) {
-            assertThat(read(reservedCgroup.dir("cpuset"), "cpuset.cpus.effective")).isEqualTo(pinned);
-        }
+        assertThat(read(reservedCgroup.dir("cpuset"), "cpuset.cpus")).isEqualTo(pinned);
 
         // the reservation ends: the shared task may run on every core again
         cgroups.applyPartition(CpuPartition.unreserved(reservable));
@@ -123,8 +122,9 @@ class ExecReservedCoresTest {
         return handle;
     }
 
+    /** The cores the cgroup's tasks may run on (v2: an empty {@code cpuset.cpus} means the parent's, so read the effective set). */
     private static CoreSet cpus(TaskCgroup cgroup) throws IOException {
-        return read(cgroup.dir("cpuset"), "cpuset.cpus");
+        return read(cgroup.dir("cpuset"), cgroup.version() == CgroupVersion.V2 ? "cpuset.cpus.effective" : "cpuset.effective_cpus");
     }
 
     private static CoreSet read(Path dir, String file) throws IOException {

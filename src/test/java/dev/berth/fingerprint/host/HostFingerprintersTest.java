@@ -186,6 +186,6 @@ class HostFingerprintersTest {
 
     static BerthProperties properties(Path dataDir) {
         return new BerthProperties(dataDir, "", "dc1", "", Map.of(), null, null, null, null,
-                new BerthProperties.Client(java.time.Duration.ofSeconds(30), 20000, 32000), true);
+                new BerthProperties.Client(java.time.Duration.ofSeconds(30), 20000, 32000, ""), true);
     }
 }
