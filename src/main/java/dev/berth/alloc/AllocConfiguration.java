@@ -12,6 +12,7 @@ import org.springframework.context.SmartLifecycle;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
+import dev.berth.alloc.admission.CoreAllocator;
 import dev.berth.alloc.admission.NodeAdmission;
 import dev.berth.alloc.admission.NodeCapacity;
 import dev.berth.alloc.admission.PortAllocator;
@@ -26,6 +27,8 @@ import dev.berth.alloc.store.AllocStateStore;
 import dev.berth.alloc.task.Interpolator;
 import dev.berth.alloc.task.RestartTracker;
 import dev.berth.config.Sleeper;
+import dev.berth.host.CoreSet;
+import dev.berth.host.cgroup.CgroupManager;
 import dev.berth.alloc.task.TaskEnvironment;
 import dev.berth.alloc.task.TaskHooks;
 import dev.berth.config.BerthMetrics;
@@ -53,7 +56,29 @@ class AllocConfiguration {
             public long memoryMb() {
                 return node.current().resources().memory().memoryMb();
             }
+
+            @Override
+            public CoreSet reservableCores() {
+                var cpu = node.current().resources().cpu(); // null while the CPU is not fingerprinted
+                return cpu == null ? CoreSet.EMPTY : CoreSet.of(cpu.reservableCpuCores());
+            }
+
+            @Override
+            public long mhzPerCore() {
+                var cpu = node.current().resources().cpu(); // the node's CPU shares are its reservable cores' MHz
+                return cpu == null || cpu.reservableCpuCores().isEmpty() ? 0 : cpu.cpuShares() / cpu.reservableCpuCores().size();
+            }
         };
+    }
+
+    /**
+     * Reserved cores: every change moves the cgroups of tasks that share the node's cores off the reserved ones
+     * ({@link CgroupManager#applyPartition}).
+     */
+    @Bean
+    CoreAllocator coreAllocator(ObjectProvider<CgroupManager> cgroups) {
+        CgroupManager manager = cgroups.getIfAvailable();
+        return new CoreAllocator(manager == null ? partition -> { } : manager::applyPartition);
     }
 
     /** The node's interpolation keys; {@code node.datacenter} falls back to {@code berth.datacenter}. */
@@ -72,10 +97,10 @@ class AllocConfiguration {
 
     @Bean
     NodeAdmission nodeAdmission(NodeCapacity capacity, BerthProperties props, ObjectProvider<DeviceAllocator> devices,
-                                HostVolumes hostVolumes) {
+                                HostVolumes hostVolumes, CoreAllocator cores) {
         PortAllocator ports = new PortAllocator(props.client().minDynamicPort(), props.client().maxDynamicPort(),
                 RandomGenerator.getDefault());
-        return new NodeAdmission(capacity, ports, devices.getIfAvailable(), hostVolumes::get);
+        return new NodeAdmission(capacity, ports, devices.getIfAvailable(), hostVolumes::get, cores);
     }
 
     @Bean
@@ -134,14 +159,18 @@ class AllocConfiguration {
         return new AllocRestorer(new Reconciler(store, drivers, clock), berthMetrics);
     }
 
-    /** Restores allocs at start; agent shutdown ends every runner thread, tasks keep running (stop ≠ kill). */
+    /**
+     * Restores allocs at start (the node's reservable cores told to the cgroups first, so tasks that share cores stay on
+     * them even before any core is reserved); agent shutdown ends every runner thread, tasks keep running (stop ≠ kill).
+     */
     @Bean
-    SmartLifecycle allocShutdownLifecycle(AllocManager manager) {
+    SmartLifecycle allocShutdownLifecycle(AllocManager manager, CoreAllocator cores, NodeCapacity capacity) {
         return new SmartLifecycle() {
             private volatile boolean running;
 
             @Override
             public void start() {
+                cores.reservable(capacity.reservableCores());
                 manager.restore();
                 running = true;
             }

@@ -193,7 +193,7 @@ public class AllocManager {
             if (rec.terminal() || r.runDone().isDone()) {
                 continue;
             }
-            sum = sum.plus(Usage.of(rec.spec().group().orElseThrow().tasks()));
+            sum = sum.plus(Usage.held(rec.spec()));
         }
         return sum;
     }

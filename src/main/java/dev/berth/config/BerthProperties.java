@@ -152,17 +152,25 @@ public record BerthProperties(
      * @param maxKillTimeout  upper bound for any task's kill timeout
      * @param minDynamicPort  lowest port handed out as a dynamic port
      * @param maxDynamicPort  highest port handed out as a dynamic port
+     * @param reservableCores the cores tasks may run on and reserve, in the kernel's list format ({@code 0-3,8}), as
+     *                        Nomad's {@code reservable_cores}; empty: every core the agent may run on
      */
     public record Client(
             @DefaultValue("30s") Duration maxKillTimeout,
             @DefaultValue("20000") int minDynamicPort,
-            @DefaultValue("32000") int maxDynamicPort) {
+            @DefaultValue("32000") int maxDynamicPort,
+            @DefaultValue("") String reservableCores) {
 
         public Client {
             PropertyChecks.required("berth.client.max-kill-timeout", maxKillTimeout);
             if (minDynamicPort < 1 || maxDynamicPort > 65535 || minDynamicPort > maxDynamicPort) {
                 throw new IllegalArgumentException("'berth.client.min-dynamic-port'/'max-dynamic-port' must be 1..65535 with min <= max, was "
                         + minDynamicPort + ".." + maxDynamicPort);
+            }
+            reservableCores = reservableCores == null ? "" : reservableCores.strip();
+            if (!reservableCores.matches("(\\d+(-\\d+)?(\\s*,\\s*\\d+(-\\d+)?)*)?")) {
+                throw new IllegalArgumentException("'berth.client.reservable-cores' must list core IDs and ranges like 0-3,8, was \""
+                        + reservableCores + "\"");
             }
         }
     }

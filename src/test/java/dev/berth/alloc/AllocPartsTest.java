@@ -183,7 +183,7 @@ class AllocPartsTest {
         TaskSpec t = RunnerHarness.task("t", Map.of());
         AllocationSpec admitted = RunnerHarness.alloc("x", "service", null, t).withAllocatedResources(
                 new AllocationSpec.AllocatedResources(Map.of("t", new AllocationSpec.AllocatedTaskResources(
-                        Map.of("CpuShares", 100L), Map.of("MemoryMB", 64L), null)), null));
+                        new AllocationSpec.AllocatedCpu(100, null), Map.of("MemoryMB", 64L), null)), null));
         assertThatCode(() -> AllocSpecs.validateStructure(admitted.withDesiredStatus(AllocationSpec.DESIRED_STOP)))
                 .doesNotThrowAnyException();
     }

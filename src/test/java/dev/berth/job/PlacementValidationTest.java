@@ -32,16 +32,27 @@ class PlacementValidationTest {
         assertThatCode(() -> JobValidation.validateForPlacement(job(10))).doesNotThrowAnyException();
     }
 
-    @Test
-    void reservedCoresAreRefusedRatherThanIgnored() {
-        ObjectNode job = JobDefaults.canonicalize((ObjectNode) json.readTree("""
+    ObjectNode withResources(String resources) {
+        return JobDefaults.canonicalize((ObjectNode) json.readTree("""
                 {"ID":"cores","Type":"service","TaskGroups":[{"Name":"g","Count":1,
                   "Tasks":[{"Name":"t","Driver":"raw_exec","Config":{"command":"/bin/sleep","args":["60"]},
-                    "Resources":{"Cores":2,"MemoryMB":64}}]}]}"""));
+                    "Resources":%s}]}]}""".formatted(resources)));
+    }
 
-        assertThatThrownBy(() -> JobValidation.validateForPlacement(job))
+    @Test
+    void reservedCoresArePlacedWithoutTheDefaultCpu() {
+        assertThatCode(() -> JobValidation.validateForPlacement(withResources("{\"Cores\":2,\"MemoryMB\":64}")))
+                .doesNotThrowAnyException();
+    }
+
+    @Test
+    void coresAndCpuTogetherOrNegativeCoresAreRefusedAsNomadDoes() {
+        assertThatThrownBy(() -> JobValidation.validateForPlacement(withResources("{\"Cores\":1,\"CPU\":500,\"MemoryMB\":64}")))
                 .isInstanceOf(JobException.class)
                 .hasMessageContaining("Task group g validation failed")
-                .hasMessageContaining("Reserved cores are not supported by this agent yet");
+                .hasMessageContaining("Task can only ask for 'cpu' or 'cores' resource, not both.");
+        assertThatThrownBy(() -> JobValidation.validateForPlacement(withResources("{\"Cores\":-1,\"MemoryMB\":64}")))
+                .isInstanceOf(JobException.class)
+                .hasMessageContaining("cores value (-1) cannot be negative");
     }
 }

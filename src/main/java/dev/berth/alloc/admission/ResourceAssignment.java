@@ -10,14 +10,28 @@ import dev.berth.alloc.spec.NetworkSpec;
 import dev.berth.alloc.spec.ResourcesSpec;
 import dev.berth.alloc.spec.TaskGroupSpec;
 import dev.berth.alloc.spec.TaskSpec;
+import dev.berth.host.CoreSet;
 
-/** Assigns ports (group and task networks) and records what was allocated in the alloc's {@code AllocatedResources}. */
+/**
+ * Assigns ports (group and task networks) and records what was allocated in the alloc's {@code AllocatedResources}: per task
+ * its CPU shares and reserved cores, memory and networks.
+ */
 public final class ResourceAssignment {
 
     private ResourceAssignment() {
     }
 
+    /** Assigns ports to an allocation whose tasks reserve no cores. */
     public static AllocationSpec assign(AllocationSpec spec, PortAllocator ports) throws AdmissionException {
+        return assign(spec, ports, Map.of(), 0);
+    }
+
+    /**
+     * @param cores      the cores reserved per task (tasks that reserved none are absent)
+     * @param mhzPerCore the MHz a reserved core counts as in the task's {@code CpuShares}
+     */
+    public static AllocationSpec assign(AllocationSpec spec, PortAllocator ports, Map<String, CoreSet> cores, long mhzPerCore)
+            throws AdmissionException {
         TaskGroupSpec group = spec.group().orElseThrow();
         List<NetworkSpec> groupNets = null;
         List<TaskSpec> tasks = new ArrayList<>();
@@ -27,12 +41,15 @@ public final class ResourceAssignment {
             for (TaskSpec t : group.tasks()) {
                 ResourcesSpec r = t.resources();
                 List<NetworkSpec> nets = ports.assign(spec.id(), r == null ? null : r.networks());
-                ResourcesSpec nr = r == null ? null : new ResourcesSpec(r.cpu(), r.memoryMb(), r.memoryMaxMb(), nets, r.devices(), r.secretsMb());
+                ResourcesSpec nr = r == null ? null
+                        : new ResourcesSpec(r.cpu(), r.memoryMb(), r.memoryMaxMb(), nets, r.devices(), r.secretsMb(), r.cores());
                 tasks.add(t.withResources(nr));
                 Map<String, Long> mem = new LinkedHashMap<>();
                 mem.put("MemoryMB", (long) t.memoryMb());
                 mem.put("MemoryMaxMB", (long) t.memoryMaxMb());
-                perTask.put(t.name(), new AllocationSpec.AllocatedTaskResources(Map.of("CpuShares", (long) t.cpu()), mem, nets));
+                CoreSet held = cores.getOrDefault(t.name(), CoreSet.EMPTY);
+                AllocationSpec.AllocatedCpu cpu = new AllocationSpec.AllocatedCpu(t.cpu() + held.size() * mhzPerCore, held.ids());
+                perTask.put(t.name(), new AllocationSpec.AllocatedTaskResources(cpu, mem, nets));
             }
             List<AllocationSpec.AllocatedPort> shared = new ArrayList<>();
             if (groupNets != null) {

@@ -10,7 +10,7 @@ import dev.berth.alloc.spec.TaskSpec;
 
 /**
  * Admission of the tasks an update adds to a known allocation. An update keeps the ports and devices admitted at creation,
- * so an added task may not ask for its own networks or devices (400); its CPU and memory must fit the node's unallocated
+ * so an added task may not ask for its own networks, devices or reserved cores (400); its CPU and memory must fit the node's unallocated
  * capacity on top of what is allocated already (409), as a new allocation's would.
  */
 final class UpdateAdmission {
@@ -31,6 +31,9 @@ final class UpdateAdmission {
             String f = "Job.TaskGroups[" + updated.name() + "].Tasks[" + t.name() + "].Resources";
             if (t.resources() != null && t.resources().networks() != null && !t.resources().networks().isEmpty()) {
                 throw new SpecValidationException(f + ".Networks", "A task added by an update cannot have its own networks");
+            }
+            if (t.resources() != null && t.resources().coreCount() > 0) {
+                throw new SpecValidationException(f + ".Cores", "A task added by an update cannot reserve cores");
             }
             if (t.resources() != null && !t.resources().deviceRequests().isEmpty()) {
                 throw new SpecValidationException(f + ".Devices", "A task added by an update cannot request devices");

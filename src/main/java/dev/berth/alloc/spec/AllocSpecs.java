@@ -38,9 +38,12 @@ public final class AllocSpecs {
                 long kill = t.killTimeout() == null ? Duration.ofSeconds(5).toNanos() : t.killTimeout();
                 kill = Math.min(kill, maxKillTimeout.toNanos());
                 ResourcesSpec r = t.resources();
-                ResourcesSpec res = new ResourcesSpec(r == null || r.cpu() == null ? DEFAULT_CPU : r.cpu(),
+                // as Nomad: a task that reserves cores gets no default CPU (its CPU is its cores' MHz)
+                boolean reservesCores = r != null && r.cores() != null && r.cores() > 0;
+                ResourcesSpec res = new ResourcesSpec(r == null || r.cpu() == null ? (reservesCores ? 0 : DEFAULT_CPU) : r.cpu(),
                         r == null || r.memoryMb() == null ? DEFAULT_MEMORY_MB : r.memoryMb(), r == null ? null : r.memoryMaxMb(),
-                        r == null ? null : r.networks(), r == null ? null : r.devices(), r == null ? null : r.secretsMb());
+                        r == null ? null : r.networks(), r == null ? null : r.devices(), r == null ? null : r.secretsMb(),
+                        r == null ? null : r.cores());
                 tasks.add(t.withDefaults(policy, kill, res));
             }
             groups.add(g.with(tasks, groupPolicy, g.networks()));
@@ -117,7 +120,7 @@ public final class AllocSpecs {
                     throw new SpecValidationException(f + ".Resources.SecretsMB", "SecretsMB value (" + t.resources().secretsMb()
                             + ") cannot be negative");
                 }
-                if (t.resources().cpu() != null && t.resources().cpu() < 1) {
+                if (t.resources().cpu() != null && t.resources().cpu() < 1 && t.resources().coreCount() == 0) {
                     throw new SpecValidationException(f + ".Resources.CPU", "Minimum CPU value is 1; got " + t.resources().cpu());
                 }
                 if (t.resources().memoryMb() != null && t.resources().memoryMb() < 10) {

@@ -91,6 +91,14 @@ public record AllocationSpec(
                 previousAllocation, allocatedResources);
     }
 
+    /** The CPU admission gave {@code task} (its MHz shares and reserved cores); null before admission or for a task it never admitted. */
+    @JsonIgnore
+    public AllocatedCpu allocatedCpu(String task) {
+        AllocatedTaskResources r = allocatedResources == null || allocatedResources.tasks() == null ? null
+                : allocatedResources.tasks().get(task);
+        return r == null ? null : r.cpu();
+    }
+
     public AllocationSpec withAllocatedResources(AllocatedResources resources) {
         return new AllocationSpec(id, name, namespace, jobId, job, taskGroup, desiredStatus, allocModifyIndex,
                 previousAllocation, resources);
@@ -107,13 +115,33 @@ public record AllocationSpec(
 
     @JsonIgnoreProperties(ignoreUnknown = true)
     public record AllocatedTaskResources(
-            @JsonProperty("Cpu") Map<String, Long> cpu,
+            @JsonProperty("Cpu") AllocatedCpu cpu,
             @JsonProperty("Memory") Map<String, Long> memory,
             @JsonProperty("Networks") List<NetworkSpec> networks,
             @JsonProperty("Devices") List<AllocatedDevice> devices) {
 
-        public AllocatedTaskResources(Map<String, Long> cpu, Map<String, Long> memory, List<NetworkSpec> networks) {
+        public AllocatedTaskResources(AllocatedCpu cpu, Map<String, Long> memory, List<NetworkSpec> networks) {
             this(cpu, memory, networks, null);
+        }
+
+        /** The task's reserved cores, empty when it has none. */
+        @JsonIgnore
+        public List<Integer> reservedCores() {
+            return cpu == null || cpu.reservedCores() == null ? List.of() : cpu.reservedCores();
+        }
+    }
+
+    /**
+     * Nomad's {@code AllocatedCpuResources}: the task's CPU in MHz shares, and the IDs of the cores it reserved
+     * ({@code ReservedCores}, absent when it reserved none).
+     */
+    @JsonIgnoreProperties(ignoreUnknown = true)
+    public record AllocatedCpu(
+            @JsonProperty("CpuShares") long cpuShares,
+            @JsonProperty("ReservedCores") @JsonInclude(JsonInclude.Include.NON_EMPTY) List<Integer> reservedCores) {
+
+        public AllocatedCpu {
+            reservedCores = reservedCores == null ? List.of() : List.copyOf(reservedCores);
         }
     }
 

@@ -11,8 +11,9 @@ import dev.berth.device.DeviceRequest;
 
 /**
  * A task's resource ask: CPU in MHz shares, memory in MB, task-level networks, device requests ({@code Devices}) and the
- * size of its {@code secrets/} tmpfs in MB ({@code SecretsMB}, Nomad's default 1 when unset). {@code Cores} (whole
- * reserved cores) is read only so that a task asking for them is refused rather than run without them.
+ * size of its {@code secrets/} tmpfs in MB ({@code SecretsMB}, Nomad's default 1 when unset) and the number of whole
+ * cores it reserves ({@code Cores}: the task then runs on those cores alone and no other task runs on them; a task asks
+ * for {@code CPU} or {@code Cores}, not both).
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -36,6 +37,12 @@ public record ResourcesSpec(
 
     public ResourcesSpec(Integer cpu, Integer memoryMb, Integer memoryMaxMb, List<NetworkSpec> networks, List<DeviceRequest> devices) {
         this(cpu, memoryMb, memoryMaxMb, networks, devices, null, null);
+    }
+
+    /** The number of cores reserved, 0 when none. */
+    @JsonIgnore
+    public int coreCount() {
+        return cores == null ? 0 : cores;
     }
 
     /** The device requests, never null. */

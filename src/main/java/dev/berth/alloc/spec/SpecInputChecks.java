@@ -107,10 +107,11 @@ final class SpecInputChecks {
             size(path + ".Resources.MemoryMaxMB", r.memoryMaxMb());
             size(path + ".Resources.SecretsMB", r.secretsMb());
             size(path + ".Resources.MemoryMB", r.memoryMb());
-            if (r.cores() != null && r.cores() != 0) {
-                // never run a task without the cores it reserved: refused until cpusets are managed
-                throw new SpecValidationException(path + ".Resources.Cores",
-                        "Reserved cores are not supported by this agent yet; ask for CPU in MHz instead");
+            if (r.cores() != null && r.cores() < 0) {
+                throw new SpecValidationException(path + ".Resources.Cores", "cores value (" + r.cores() + ") cannot be negative");
+            }
+            if (r.cores() != null && r.cores() > 0 && r.cpu() != null && r.cpu() > 0) {
+                throw new SpecValidationException(path + ".Resources", "Task can only ask for 'cpu' or 'cores' resource, not both.");
             }
             networks(path + ".Resources.Networks", r.networks());
             List<DeviceRequest> devices = r.devices();

@@ -7,6 +7,7 @@ import java.util.regex.Pattern;
 
 import dev.berth.alloc.fs.AllocDir;
 import dev.berth.alloc.spec.AllocationSpec;
+import dev.berth.host.CoreSet;
 import dev.berth.alloc.spec.NetworkSpec;
 import dev.berth.alloc.spec.TaskGroupSpec;
 import dev.berth.alloc.spec.TaskSpec;
@@ -61,8 +62,13 @@ public final class TaskEnvironment {
         if (task.memoryMaxMb() > 0) {
             env.put("NOMAD_MEMORY_MAX_LIMIT", Integer.toString(task.memoryMaxMb()));
         }
-        if (task.cpu() > 0) {
-            env.put("NOMAD_CPU_LIMIT", Integer.toString(task.cpu()));
+        AllocationSpec.AllocatedCpu cpu = alloc.allocatedCpu(task.name());
+        long cpuLimit = cpu != null && cpu.cpuShares() > 0 ? cpu.cpuShares() : task.cpu();
+        if (cpuLimit > 0) {
+            env.put("NOMAD_CPU_LIMIT", Long.toString(cpuLimit));
+        }
+        if (cpu != null && !cpu.reservedCores().isEmpty()) {
+            env.put("NOMAD_CPU_CORES", CoreSet.of(cpu.reservedCores()).toString());
         }
         env.put("NOMAD_ALLOC_ID", id);
         env.put("NOMAD_SHORT_ALLOC_ID", id.length() > 8 ? id.substring(0, 8) : id);

@@ -14,6 +14,7 @@ import dev.berth.alloc.spec.TaskSpec;
 import dev.berth.driver.TaskConfig;
 import dev.berth.driver.TaskDevice;
 import dev.berth.driver.TaskDriver;
+import dev.berth.host.CoreSet;
 
 /**
  * Everything a {@link TaskRunner} works with.
@@ -46,10 +47,14 @@ public record TaskRunnerContext(AllocationSpec alloc, TaskGroupSpec group, TaskS
 
     /** As {@link #taskConfig(Map, List)}, the task's {@code Config} interpolated (every string, nested) by {@code env}. */
     public TaskConfig taskConfig(Interpolator env, List<TaskDevice> devices) {
+        AllocationSpec.AllocatedCpu cpu = alloc.allocatedCpu(task.name());
+        // a task that reserved cores asked for no MHz: its CPU is what admission gave (cores × MHz per core)
+        int cpuMhz = cpu != null && cpu.cpuShares() > 0 ? (int) cpu.cpuShares() : task.cpu();
+        CoreSet cores = cpu == null ? CoreSet.EMPTY : CoreSet.of(cpu.reservedCores());
         return new TaskConfig(alloc.id() + "/" + task.name(), alloc.id(), task.name(), alloc.job().name(), group.name(),
                 alloc.namespace(), env.replaceConfig(task.config()), env.env(), allocDir.path(), allocDir.taskDir(task.name()),
-                allocDir.stdoutTarget(task.name()), allocDir.stderrTarget(task.name()), task.cpu(), task.memoryMb(),
-                task.memoryMaxMb(), devices);
+                allocDir.stdoutTarget(task.name()), allocDir.stderrTarget(task.name()), cpuMhz, task.memoryMb(),
+                task.memoryMaxMb(), devices, cores);
     }
 
     /** Callbacks from a task runner; must not block. */

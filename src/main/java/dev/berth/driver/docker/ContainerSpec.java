@@ -106,6 +106,9 @@ final class ContainerSpec {
             // Nomad hands its MHz straight to Docker as relative shares; the kernel minimum is 2
             host.withCpuShares(Math.max(2, task.cpuMhz()));
         }
+        if (!task.reservedCores().isEmpty()) {
+            host.withCpusetCpus(task.reservedCores().toString()); // the container runs on its reserved cores alone
+        }
         return host;
     }
 

@@ -158,7 +158,7 @@ public class ExecDriver implements HostExecDriver, AutoCloseable {
                 quota, quota > 0 ? config.cfsPeriodUs() : 0, swapBytes);
         TaskCgroup cgroup;
         try {
-            cgroup = cgroups.make(task.allocId(), task.taskName(), limits);
+            cgroup = cgroups.make(task.allocId(), task.taskName(), limits, task.reservedCores());
         } catch (CgroupUnavailableException e) {
             throw new DriverException("cannot create a cgroup for task " + task.id() + ": " + e.getMessage(), false, e);
         }
@@ -180,7 +180,8 @@ public class ExecDriver implements HostExecDriver, AutoCloseable {
         }
         TaskHandle started;
         try {
-            started = processes.start(task, new RawExecTaskConfig("/bin/sh", args, config.workDir()));
+            // the wrapper enters the task's cgroup, already on the task's cores
+            started = processes.start(task.withoutReservedCores(), new RawExecTaskConfig("/bin/sh", args, config.workDir()));
         } catch (DriverException e) {
             removeQuietly(cgroup);
             throw e;

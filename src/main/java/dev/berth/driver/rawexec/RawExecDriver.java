@@ -33,7 +33,6 @@ import dev.berth.driver.TaskNotFoundException;
 import dev.berth.driver.hostexec.HostExecDriver;
 import dev.berth.host.ProcStat;
 import dev.berth.host.Signals;
-import dev.berth.host.cgroup.CgroupLimits;
 import dev.berth.host.cgroup.CgroupManager;
 import dev.berth.host.cgroup.CgroupSetup;
 import dev.berth.host.cgroup.TaskCgroup;
@@ -173,8 +172,7 @@ public class RawExecDriver implements HostExecDriver, AutoCloseable {
         Path workDir = cfg.workDir().isEmpty() ? task.taskDir() : Path.of(cfg.workDir());
 
         Path exitFile = exitDir.resolve(task.id().replaceAll("[^A-Za-z0-9._-]", "_") + "-" + System.nanoTime() + ".exit");
-        Optional<TaskCgroup> cgroup = cgroups == null ? Optional.empty()
-                : cgroups.create(task.allocId(), task.taskName(), CgroupLimits.none());
+        Optional<TaskCgroup> cgroup = RawExecCgroups.forTask(cgroups, task);
         List<Path> cgroupProcs = cgroup.map(c -> c.dirs().values().stream().distinct().map(d -> d.resolve("cgroup.procs")).toList())
                 .orElse(List.of());
         CompletableFuture<Integer> exitValue = new CompletableFuture<>();

@@ -20,11 +20,16 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import dev.berth.config.NodeIdentity;
+import dev.berth.host.CoreSet;
 
 /**
  * Creates per-task cgroups under a parent named after the node, {@code berth-<nodeShortId>}, so two agents on one
- * host never share (or clean up) each other's cgroups. v1: one directory in each of the memory, cpu, cpuacct and pids
- * hierarchies; v2: one directory in the unified hierarchy with those controllers enabled.
+ * host never share (or clean up) each other's cgroups. v1: one directory in each of the memory, cpu, cpuacct, pids and
+ * cpuset hierarchies; v2: one directory in the unified hierarchy with those controllers enabled.
+ *
+ * <p>Cores: a task that reserved cores runs on them alone ({@code cpuset.cpus}); every other task runs on the
+ * {@linkplain CpuPartition#shared() shared} cores, rewritten in all of them whenever the reservations change
+ * ({@link #applyPartition}).
  *
  * <p>When no cgroup can be made (no mount, not root, read-only cgroupfs) {@link #create} says so once in the log and
  * returns empty: callers then observe the task through its /proc process tree.
@@ -52,6 +57,7 @@ public class CgroupManager {
     private final Object setupLock = new Object();
     /** Guarded by {@link #setupLock}; once ready it stays ready. */
     private CgroupSetup setup;
+    private final CoreAssignments cores;
 
     public CgroupManager(CgroupMounts mounts, NodeIdentity node, Consumer<Duration> sleeper) {
         this(mounts, node, sleeper, Optional.empty());
@@ -65,6 +71,7 @@ public class CgroupManager {
         this.agent = agent;
         this.v2Base = agent.map(AgentCgroup::namespaceRoot)
                 .orElse(mounts.v2NamespaceDepth() == 0 ? mounts.v2Root() : null);
+        this.cores = new CoreAssignments(mounts.version(), mounts.v1().get("cpuset"));
     }
 
     public CgroupVersion version() {
@@ -145,6 +152,14 @@ public class CgroupManager {
                 return new CgroupSetup.Unavailable("cannot create " + dir + ": " + V2Delegation.message(e));
             }
         }
+        Path cpuset = mounts.v1().get("cpuset");
+        if (cpuset != null) {
+            try {
+                CpusetFiles.inheritV1(cpuset, cpuset.resolve(parent));
+            } catch (IOException e) {
+                return new CgroupSetup.Unavailable("cannot give " + cpuset.resolve(parent) + " its cpuset: " + V2Delegation.message(e));
+            }
+        }
         return new CgroupSetup.Ready(parents, controllers, null);
     }
 
@@ -156,7 +171,7 @@ public class CgroupManager {
      */
     public Optional<TaskCgroup> create(String allocId, String taskName, CgroupLimits limits) {
         try {
-            return Optional.of(make(allocId, taskName, limits));
+            return Optional.of(make(allocId, taskName, limits, CoreSet.EMPTY));
         } catch (CgroupUnavailableException e) {
             if (unavailableLogged.compareAndSet(false, true)) {
                 log.warn("Task cgroup not created ({}); the task's stats come from its /proc process tree", e.getMessage());
@@ -173,6 +188,16 @@ public class CgroupManager {
      * @throws CgroupUnavailableException with the step that failed and the kernel's answer
      */
     public TaskCgroup make(String allocId, String taskName, CgroupLimits limits) throws CgroupUnavailableException {
+        return make(allocId, taskName, limits, CoreSet.EMPTY);
+    }
+
+    /**
+     * As {@link #make(String, String, CgroupLimits)}, the task on {@code cores} alone (its reserved cores), or on the
+     * shared cores when {@code cores} is empty.
+     *
+     * @throws CgroupUnavailableException also when cores are reserved and the cpuset controller is not available
+     */
+    public TaskCgroup make(String allocId, String taskName, CgroupLimits limits, CoreSet cores) throws CgroupUnavailableException {
         Set<String> controllers = switch (setup()) {
             case CgroupSetup.Ready ready -> ready.controllers();
             case CgroupSetup.Unavailable(String reason) -> throw new CgroupUnavailableException(reason);
@@ -193,17 +218,35 @@ public class CgroupManager {
             }
             step = "write the limits of " + cgroup.name();
             LimitFiles.write(cgroup, limits);
+            step = "put " + cgroup.name() + " on its cores";
+            this.cores.place(cgroup, cores);
             return cgroup;
-        } catch (IOException | RuntimeException e) {
+        } catch (IOException | RuntimeException | CgroupUnavailableException e) {
             try {
                 cgroup.remove();
             } catch (IOException | RuntimeException ignored) {
                 // best effort: a half-made cgroup with no processes in it
             }
+            if (e instanceof CgroupUnavailableException unavailable) {
+                throw unavailable;
+            }
             String why = e instanceof IOException io ? V2Delegation.message(io) : e.toString();
             String file = e instanceof FileSystemException fs && fs.getFile() != null ? " (" + fs.getFile() + ")" : "";
             throw new CgroupUnavailableException("cannot " + step + file + ": " + why);
         }
+    }
+
+    /**
+     * Moves every task cgroup of this node to its cores under {@code next}: a task that holds a reservation onto its
+     * cores, every other one onto the shared cores. A cgroup the kernel refuses is logged and left as it was.
+     */
+    public void applyPartition(CpuPartition next) {
+        Path parentDir = switch (version()) {
+            case V1 -> mounts.v1().containsKey("cpuset") ? mounts.v1().get("cpuset").resolve(parent) : null;
+            case V2 -> v2Base == null ? null : v2Base.resolve(parent);
+            case NONE -> null;
+        };
+        cores.apply(next, parentDir, r -> sanitize(r.allocId()) + "." + sanitize(r.taskName()));
     }
 
     /**

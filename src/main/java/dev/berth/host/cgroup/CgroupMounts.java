@@ -18,7 +18,8 @@ import java.util.Set;
  * container in its own cgroup namespace with the host's {@code /sys/fs/cgroup} mounted in: the kernel then shows the
  * mount's root relative to the namespace's root, e.g. {@code /../..}, and {@code /proc/self/cgroup} says {@code 0::/}).
  *
- * @param v1              mount point per v1 controller ({@code memory}, {@code cpu}, {@code cpuacct}, {@code pids});
+ * @param v1              mount point per v1 controller ({@code memory}, {@code cpu}, {@code cpuacct}, {@code pids},
+ *                        {@code cpuset});
  *                        co-mounted controllers (e.g. {@code cpu,cpuacct}) share one path
  * @param v2Root          the cgroup2 mount point, or null
  * @param v2NamespaceDepth how many levels below {@code v2Root} the agent's cgroup namespace root lies (the number of
@@ -27,7 +28,7 @@ import java.util.Set;
 public record CgroupMounts(Map<String, Path> v1, Path v2Root, int v2NamespaceDepth) {
 
     /** The v1 controllers Berth uses. */
-    public static final List<String> V1_CONTROLLERS = List.of("memory", "cpu", "cpuacct", "pids");
+    public static final List<String> V1_CONTROLLERS = List.of("memory", "cpu", "cpuacct", "pids", "cpuset");
 
     private static final Set<String> WANTED = Set.copyOf(V1_CONTROLLERS);
 

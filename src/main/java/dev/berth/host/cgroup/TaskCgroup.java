@@ -50,7 +50,7 @@ public final class TaskCgroup {
         return name;
     }
 
-    /** Directory per v1 controller ({@code memory}, {@code cpu}, {@code cpuacct}, {@code pids}) or {@link #UNIFIED} on v2. */
+    /** Directory per v1 controller ({@code memory}, {@code cpu}, {@code cpuacct}, {@code pids}, {@code cpuset}) or {@link #UNIFIED} on v2. */
     public Map<String, Path> dirs() {
         return dirs;
     }
@@ -63,6 +63,9 @@ public final class TaskCgroup {
     /** Moves a process (all its threads) into the cgroup, in every hierarchy. Its later children are born inside. */
     public void addProcess(long pid) throws IOException {
         for (Path dir : distinctDirs()) {
+            if (dir.equals(dirs.get("cpuset")) && !Files.isDirectory(dir)) {
+                continue; // a v1 cgroup made by an agent that did not manage cpusets yet (an upgrade): it has none
+            }
             Files.writeString(dir.resolve("cgroup.procs"), Long.toString(pid), StandardCharsets.US_ASCII);
         }
     }

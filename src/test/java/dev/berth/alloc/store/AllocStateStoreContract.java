@@ -71,7 +71,7 @@ public abstract class AllocStateStoreContract {
         AllocationSpec raw = RunnerHarness.alloc("sd", "service", null, task);
         var devices = List.of(new dev.berth.device.AllocatedDevice("nvidia", "gpu", "Tesla T4", List.of("GPU-1", "GPU-2")));
         var allocated = new AllocationSpec.AllocatedResources(Map.of("t", new AllocationSpec.AllocatedTaskResources(
-                Map.of("CpuShares", 100L), Map.of("MemoryMB", 64L), null, devices)), null);
+                new AllocationSpec.AllocatedCpu(100, null), Map.of("MemoryMB", 64L), null, devices)), null);
         AllocationSpec spec = AllocSpecs.withDefaults(raw, Duration.ofSeconds(30)).withAllocatedResources(allocated);
         store().putAlloc(new AllocRecord(spec, ClientStatus.PENDING, ""));
         AllocationSpec back = store().alloc("sd").orElseThrow().spec();
@@ -79,6 +79,22 @@ public abstract class AllocStateStoreContract {
         assertThat(back.allocatedResources().tasks().get("t").devices()).isEqualTo(devices);
         assertThat(back.group().orElseThrow().tasks().getFirst().resources().deviceRequests())
                 .containsExactly(new dev.berth.device.DeviceRequest("nvidia/gpu", 2));
+    }
+
+    @Test
+    void storesReservedCores() {
+        var task = new dev.berth.alloc.spec.TaskSpec("t", "exec", Map.of("command", "/bin/true"), null,
+                new dev.berth.alloc.spec.ResourcesSpec(0, 64, null, null, null, null, 2), null, null, null, null, null, null, null);
+        var allocated = new AllocationSpec.AllocatedResources(Map.of("t", new AllocationSpec.AllocatedTaskResources(
+                new AllocationSpec.AllocatedCpu(4000, List.of(3, 1)), Map.of("MemoryMB", 64L), null)), null);
+        AllocationSpec spec = AllocSpecs.withDefaults(RunnerHarness.alloc("sc", "service", null, task), Duration.ofSeconds(30))
+                .withAllocatedResources(allocated);
+        store().putAlloc(new AllocRecord(spec, ClientStatus.RUNNING, ""));
+
+        AllocationSpec back = store().alloc("sc").orElseThrow().spec();
+
+        assertThat(back.allocatedCpu("t")).isEqualTo(new AllocationSpec.AllocatedCpu(4000, List.of(3, 1)));
+        assertThat(back.group().orElseThrow().tasks().getFirst().resources().coreCount()).isEqualTo(2);
     }
 
     @Test

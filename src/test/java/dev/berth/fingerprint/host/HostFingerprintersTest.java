@@ -59,7 +59,7 @@ class HostFingerprintersTest {
     void cpuCoresAreNprocAndComputeIsCoresTimesFrequency() throws Exception {
         int nproc = Integer.parseInt(run("nproc"));
 
-        FingerprintResult result = new CpuFingerprinter(systemInfo).fingerprint(REQUEST);
+        FingerprintResult result = new CpuFingerprinter(systemInfo, "", Path.of("/proc/self/status")).fingerprint(REQUEST);
 
         Map<String, String> a = result.attributes();
         assertThat(a).containsEntry("cpu.numcores", Integer.toString(nproc))
@@ -83,7 +83,7 @@ class HostFingerprintersTest {
         long expectedNodes = Files.isDirectory(nodes)
                 ? Files.list(nodes).filter(p -> p.getFileName().toString().matches("node\\d+")).count() : 1;
 
-        Map<String, String> a = new CpuFingerprinter(systemInfo).fingerprint(REQUEST).attributes();
+        Map<String, String> a = new CpuFingerprinter(systemInfo, "", Path.of("/proc/self/status")).fingerprint(REQUEST).attributes();
 
         assertThat(a).containsEntry("numa.node.count", Long.toString(Math.max(1, expectedNodes)));
         if (expectedNodes <= 1) {
@@ -186,6 +186,6 @@ class HostFingerprintersTest {
 
     static BerthProperties properties(Path dataDir) {
         return new BerthProperties(dataDir, "", "dc1", "", Map.of(), null, null, null, null,
-                new BerthProperties.Client(java.time.Duration.ofSeconds(30), 20000, 32000), true);
+                new BerthProperties.Client(java.time.Duration.ofSeconds(30), 20000, 32000, ""), true);
     }
 }

@@ -58,7 +58,7 @@ class CgroupManagerKernelTest {
             assertThat(cgroup.dirs().keySet()).containsExactly(TaskCgroup.UNIFIED);
             assertThat(read(cgroup.dir("memory"), "memory.swap.max")).isEqualTo("0");
         } else {
-            assertThat(cgroup.dirs().keySet()).containsExactlyInAnyOrder("memory", "cpu", "cpuacct", "pids");
+            assertThat(cgroup.dirs().keySet()).containsExactlyInAnyOrder("memory", "cpu", "cpuacct", "pids", "cpuset");
             assertThat(read(cgroup.dir("memory"), "memory.memsw.limit_in_bytes")).isEqualTo(Long.toString(64L << 20));
         }
 
