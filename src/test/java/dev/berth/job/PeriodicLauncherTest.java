@@ -19,6 +19,7 @@ import dev.berth.events.IndexStore;
 import dev.berth.events.NodeIndex;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import dev.berth.support.TestClock;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
@@ -43,7 +44,7 @@ class PeriodicLauncherTest {
             mark = Math.max(mark, highWater);
         }
     }));
-    final MovingClock clock = new MovingClock(T0);
+    final TestClock clock = new TestClock(T0);
     final JsonMapper json = JsonMapper.builder().build();
     final List<String> launched = java.util.Collections.synchronizedList(new ArrayList<>());
 
@@ -222,33 +223,6 @@ class PeriodicLauncherTest {
                 .hasMessageContaining("Invalid time zone");
     }
 
-    /** A clock the test sets. */
-    static final class MovingClock extends Clock {
-        private volatile Instant now;
-
-        MovingClock(Instant now) {
-            this.now = now;
-        }
-
-        void set(Instant now) {
-            this.now = now;
-        }
-
-        @Override
-        public ZoneId getZone() {
-            return ZoneOffset.UTC;
-        }
-
-        @Override
-        public Clock withZone(ZoneId zone) {
-            return this;
-        }
-
-        @Override
-        public Instant instant() {
-            return now;
-        }
-    }
 
     /** The job store in memory (the H2 adapter is exercised by the agent tests). */
     static final class MemoryJobStore implements JobStore {

@@ -7,13 +7,14 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import dev.berth.support.TestClock;
 import static org.awaitility.Awaitility.await;
 
 class ProcTreeStatsReaderTest {
 
     private static final Path PROC = Path.of("/proc");
 
-    private final TaskSamplerTest.MutableClock clock = new TaskSamplerTest.MutableClock();
+    private final TestClock clock = new TestClock(java.time.Instant.parse("2026-11-22T00:00:00Z"));
     private Process shell;
 
     @AfterEach

@@ -14,13 +14,14 @@ import org.junit.jupiter.api.Test;
 import dev.berth.host.cgroup.CgroupVersion;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import dev.berth.support.TestClock;
 import static org.assertj.core.api.Assertions.within;
 
 class TaskSamplerTest {
 
     static final TaskStatsTarget TARGET = new TaskStatsTarget("a1", "web", "job", "group", "default", CgroupVersion.NONE, Map.of(), 1, 0);
 
-    private final MutableClock clock = new MutableClock();
+    private final TestClock clock = new TestClock(Instant.parse("2026-11-22T00:00:00Z"));
     private final Deque<TaskRawSample> reads = new ArrayDeque<>();
     private final TaskSampler sampler = new TaskSampler(TARGET, reads::poll, new TaskCpuCapacity(8000, 4), clock);
 
@@ -115,26 +116,4 @@ class TaskSamplerTest {
         return new TaskCpuTimes(total, total, 0, 0, 0, Set.of(TaskCpuField.PERCENT, TaskCpuField.USER_MODE));
     }
 
-    static final class MutableClock extends Clock {
-        private Instant now = Instant.parse("2026-11-22T00:00:00Z");
-
-        void advance(Duration duration) {
-            now = now.plus(duration);
-        }
-
-        @Override
-        public Instant instant() {
-            return now;
-        }
-
-        @Override
-        public java.time.ZoneId getZone() {
-            return ZoneOffset.UTC;
-        }
-
-        @Override
-        public Clock withZone(java.time.ZoneId zone) {
-            return this;
-        }
-    }
 }

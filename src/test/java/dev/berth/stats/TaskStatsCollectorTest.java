@@ -16,13 +16,14 @@ import dev.berth.host.cgroup.CgroupVersion;
 import dev.berth.stats.TaskStatsTarget.TaskKey;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import dev.berth.support.TestClock;
 import static org.awaitility.Awaitility.await;
 
 class TaskStatsCollectorTest {
 
     private final CountDownLatch release = new CountDownLatch(1);
     private final Map<String, TaskStatsReader> readerByTask = new ConcurrentHashMap<>();
-    private final TaskSamplerTest.MutableClock clock = new TaskSamplerTest.MutableClock();
+    private final TestClock clock = new TestClock(java.time.Instant.parse("2026-11-22T00:00:00Z"));
     private TaskStatsCollector collector = new TaskStatsCollector(true, Duration.ofMillis(200), t -> readerByTask.get(t.task()),
             new TaskCpuCapacity(1000, 1), clock);
 

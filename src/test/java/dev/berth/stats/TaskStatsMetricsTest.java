@@ -15,11 +15,12 @@ import dev.berth.config.MetricsNaming;
 import dev.berth.host.cgroup.CgroupVersion;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import dev.berth.support.TestClock;
 
 class TaskStatsMetricsTest {
 
     private final Map<String, TaskRawSample> samples = new ConcurrentHashMap<>();
-    private final TaskSamplerTest.MutableClock clock = new TaskSamplerTest.MutableClock();
+    private final TestClock clock = new TestClock(java.time.Instant.parse("2026-11-22T00:00:00Z"));
     private final TaskStatsCollector collector = new TaskStatsCollector(true, Duration.ofSeconds(1),
             t -> () -> samples.get(t.allocId() + "/" + t.task()), new TaskCpuCapacity(1000, 1), clock);
 

@@ -20,6 +20,7 @@ import dev.berth.variables.VariableOutcome.Conflict;
 import dev.berth.variables.VariableOutcome.Written;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import dev.berth.support.TestClock;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
@@ -29,7 +30,7 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
  */
 class VariableLocksTest {
 
-    final MovingClock clock = new MovingClock();
+    final TestClock clock = new TestClock();
     final MemoryVariableStore store = new MemoryVariableStore();
     final ChangeFeed feed = new ChangeFeed(new NodeIndex(new IndexStore() {
         long high;

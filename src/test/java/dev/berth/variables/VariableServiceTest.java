@@ -16,6 +16,7 @@ import dev.berth.variables.VariableOutcome.Deleted;
 import dev.berth.variables.VariableOutcome.Written;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import dev.berth.support.TestClock;
 
 /** Check-and-set writes and deletes, and paging, as Nomad's state store and paginator do them. */
 class VariableServiceTest {
@@ -35,7 +36,7 @@ class VariableServiceTest {
         }
     }));
     final VariableWriter writer = new VariableWriter(store, feed,
-            new VariableCipher(() -> new NodeKey("k1", new SecretKeySpec(new byte[32], "AES"))), new MovingClock());
+            new VariableCipher(() -> new NodeKey("k1", new SecretKeySpec(new byte[32], "AES"))), new TestClock());
     final VariableService variables = new VariableService(store, writer);
 
     VariableOutcome put(String path, String value, OptionalLong cas) {

@@ -15,6 +15,7 @@ import dev.berth.events.NodeIndex;
 import dev.berth.variables.NodeKeyFile.NodeKey;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import dev.berth.support.TestClock;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /** What a task reads through {@link WorkloadVariables}: its own paths only, without locks, and the changes to wait on. */
@@ -34,7 +35,7 @@ class WorkloadVariableReaderTest {
             high = highWater;
         }
     }));
-    final MovingClock clock = new MovingClock();
+    final TestClock clock = new TestClock();
     final VariableWriter writer = new VariableWriter(store, feed,
             new VariableCipher(() -> new NodeKey("k1", new SecretKeySpec(new byte[32], "AES"))), clock);
     final VariableService variables = new VariableService(store, writer);

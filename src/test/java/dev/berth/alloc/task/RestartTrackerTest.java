@@ -32,6 +32,7 @@ import dev.berth.driver.DriverException;
 import dev.berth.driver.ExitResult;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import dev.berth.support.TestClock;
 
 class RestartTrackerTest {
 
@@ -39,29 +40,6 @@ class RestartTrackerTest {
     private static final ExitResult FAILED = ExitResult.ofCode(1);
     private static final ExitResult OK = ExitResult.ofCode(0);
 
-    /** A clock the test moves by hand. */
-    static final class StepClock extends Clock {
-        Instant now = T0;
-
-        void at(Duration sinceT0) {
-            now = T0.plus(sinceT0);
-        }
-
-        @Override
-        public ZoneId getZone() {
-            return ZoneOffset.UTC;
-        }
-
-        @Override
-        public Clock withZone(ZoneId zone) {
-            return this;
-        }
-
-        @Override
-        public Instant instant() {
-            return now;
-        }
-    }
 
     /** Returns scripted values from {@code nextLong(bound)} and records the bounds it was asked for. */
     static final class ScriptedRandom implements RandomGenerator {
@@ -226,7 +204,7 @@ class RestartTrackerTest {
 
     @Test
     void nomadsDecisionsNameThePolicyAsTheirRule() {
-        RestartTracker tracker = new RestartTracker(withRules(SERVICE), "service", null, false, new StepClock(), new ScriptedRandom(0));
+        RestartTracker tracker = new RestartTracker(withRules(SERVICE), "service", null, false, new TestClock(T0), new ScriptedRandom(0));
         assertThat(tracker.setExitResult(FAILED).decide().rule()).isEqualTo(RestartRule.POLICY);
         assertThat(tracker.setKilled().decide().rule()).isEqualTo(RestartRule.POLICY);
     }
@@ -248,10 +226,10 @@ class RestartTrackerTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("scenarios")
     void decidesExactly(String name, RestartPolicy policy, String jobType, long[] randoms, List<Step> steps) {
-        StepClock clock = new StepClock();
+        TestClock clock = new TestClock(T0);
         RestartTracker tracker = new RestartTracker(policy, jobType, null, false, clock, new ScriptedRandom(randoms));
         for (Step step : steps) {
-            clock.at(step.at());
+            clock.set(T0.plus(step.at()));
             step.input().accept(tracker);
             assertThat(tracker.decide()).as("at %s", step.at()).isEqualTo(step.expected());
             assertThat(tracker.counters().count()).as("count at %s", step.at()).isEqualTo(step.countAfter());
@@ -260,7 +238,7 @@ class RestartTrackerTest {
 
     @Test
     void jitterIsDrawnBelowTheDelayAndOnlyForRestartsWithinPolicy() {
-        StepClock clock = new StepClock();
+        TestClock clock = new TestClock(T0);
         ScriptedRandom random = new ScriptedRandom(9_999_999_999L);
         RestartTracker tracker = new RestartTracker(DELAY_MODE, "service", null, false, clock, random);
         // Largest jitter: 10 s + floor(9_999_999_999 * 0.25) ns.
@@ -272,7 +250,7 @@ class RestartTrackerTest {
 
     @Test
     void policyUpdateKeepsTheCount() {
-        StepClock clock = new StepClock();
+        TestClock clock = new TestClock(T0);
         RestartTracker tracker = new RestartTracker(SERVICE, "service", null, false, clock, new ScriptedRandom());
         tracker.setExitResult(FAILED).decide();
         tracker.setPolicy(policy(1, "PT1M", "PT10S", "fail"));
