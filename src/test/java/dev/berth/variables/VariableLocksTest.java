@@ -6,16 +6,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
 
-import javax.crypto.spec.SecretKeySpec;
-
 import org.junit.jupiter.api.Test;
 
 import dev.berth.events.Change;
 import dev.berth.events.ChangeFeed;
-import dev.berth.events.IndexStore;
-import dev.berth.events.NodeIndex;
 import dev.berth.events.Topic;
-import dev.berth.variables.NodeKeyFile.NodeKey;
 import dev.berth.variables.VariableOutcome.Conflict;
 import dev.berth.variables.VariableOutcome.Written;
 
@@ -30,25 +25,13 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
  */
 class VariableLocksTest {
 
-    final TestClock clock = new TestClock();
-    final MemoryVariableStore store = new MemoryVariableStore();
-    final ChangeFeed feed = new ChangeFeed(new NodeIndex(new IndexStore() {
-        long high;
-
-        @Override
-        public long highWater() {
-            return high;
-        }
-
-        @Override
-        public void reserveThrough(long highWater) {
-            high = highWater;
-        }
-    }));
-    final VariableCipher cipher = new VariableCipher(() -> new NodeKey("k1", new SecretKeySpec(new byte[32], "AES")));
-    final VariableWriter writer = new VariableWriter(store, feed, cipher, clock);
-    final VariableLocks locks = new VariableLocks(store, writer, clock);
-    final VariableService variables = new VariableService(store, writer);
+    final VariableFixture fixture = new VariableFixture();
+    final TestClock clock = fixture.clock;
+    final MemoryVariableStore store = fixture.store;
+    final ChangeFeed feed = fixture.feed;
+    final VariableLocks locks = fixture.locks;
+    final VariableWriter writer = fixture.writer;
+    final VariableService variables = fixture.variables;
 
     static final LockRequest TTL_10S_DELAY_5S = new LockRequest(null, Duration.ofSeconds(10), Duration.ofSeconds(5));
 

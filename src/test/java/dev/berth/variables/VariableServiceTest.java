@@ -3,41 +3,20 @@ package dev.berth.variables;
 import java.util.Map;
 import java.util.OptionalLong;
 
-import javax.crypto.spec.SecretKeySpec;
-
 import org.junit.jupiter.api.Test;
 
-import dev.berth.events.ChangeFeed;
-import dev.berth.events.IndexStore;
-import dev.berth.events.NodeIndex;
-import dev.berth.variables.NodeKeyFile.NodeKey;
 import dev.berth.variables.VariableOutcome.Conflict;
 import dev.berth.variables.VariableOutcome.Deleted;
 import dev.berth.variables.VariableOutcome.Written;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import dev.berth.support.TestClock;
 
 /** Check-and-set writes and deletes, and paging, as Nomad's state store and paginator do them. */
 class VariableServiceTest {
 
-    final MemoryVariableStore store = new MemoryVariableStore();
-    final ChangeFeed feed = new ChangeFeed(new NodeIndex(new IndexStore() {
-        long high;
-
-        @Override
-        public long highWater() {
-            return high;
-        }
-
-        @Override
-        public void reserveThrough(long highWater) {
-            high = highWater;
-        }
-    }));
-    final VariableWriter writer = new VariableWriter(store, feed,
-            new VariableCipher(() -> new NodeKey("k1", new SecretKeySpec(new byte[32], "AES"))), new TestClock());
-    final VariableService variables = new VariableService(store, writer);
+    final VariableFixture fixture = new VariableFixture();
+    final MemoryVariableStore store = fixture.store;
+    final VariableService variables = fixture.variables;
 
     VariableOutcome put(String path, String value, OptionalLong cas) {
         return variables.put("default", path, Map.of("v", value), LockRequest.NONE, cas);

@@ -4,15 +4,10 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.OptionalLong;
 
-import javax.crypto.spec.SecretKeySpec;
-
 import org.junit.jupiter.api.Test;
 
 import dev.berth.events.Change;
 import dev.berth.events.ChangeFeed;
-import dev.berth.events.IndexStore;
-import dev.berth.events.NodeIndex;
-import dev.berth.variables.NodeKeyFile.NodeKey;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import dev.berth.support.TestClock;
@@ -21,25 +16,12 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 /** What a task reads through {@link WorkloadVariables}: its own paths only, without locks, and the changes to wait on. */
 class WorkloadVariableReaderTest {
 
-    final MemoryVariableStore store = new MemoryVariableStore();
-    final ChangeFeed feed = new ChangeFeed(new NodeIndex(new IndexStore() {
-        long high;
-
-        @Override
-        public long highWater() {
-            return high;
-        }
-
-        @Override
-        public void reserveThrough(long highWater) {
-            high = highWater;
-        }
-    }));
-    final TestClock clock = new TestClock();
-    final VariableWriter writer = new VariableWriter(store, feed,
-            new VariableCipher(() -> new NodeKey("k1", new SecretKeySpec(new byte[32], "AES"))), clock);
-    final VariableService variables = new VariableService(store, writer);
-    final VariableLocks locks = new VariableLocks(store, writer, clock);
+    final VariableFixture fixture = new VariableFixture();
+    final MemoryVariableStore store = fixture.store;
+    final ChangeFeed feed = fixture.feed;
+    final TestClock clock = fixture.clock;
+    final VariableService variables = fixture.variables;
+    final VariableLocks locks = fixture.locks;
     final WorkloadVariables reader = new WorkloadVariableReader(variables);
     final WorkloadIdentity server = new WorkloadIdentity("default", "web", "app", "server");
 
