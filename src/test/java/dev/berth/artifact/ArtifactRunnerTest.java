@@ -7,14 +7,12 @@ import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import org.junit.jupiter.api.AfterEach;
@@ -40,7 +38,6 @@ import dev.berth.config.Sleeper;
 import dev.berth.driver.TaskDriver;
 import dev.berth.driver.exec.ExecDriver;
 import dev.berth.driver.rawexec.RawExecDriver;
-import dev.berth.driver.rawexec.TaskOutputs;
 import dev.berth.host.cgroup.CgroupManager;
 import dev.berth.host.cgroup.HostCgroups;
 
@@ -95,8 +92,7 @@ class ArtifactRunnerTest {
     }
 
     private RawExecDriver rawExec() {
-        ScheduledThreadPoolExecutor poller = new ScheduledThreadPoolExecutor(1, Thread.ofVirtual().name("test-artifact-", 0).factory());
-        return new RawExecDriver(true, Clock.systemUTC(), dir.resolve("exit"), poller, Duration.ofMillis(50), TaskOutputs.APPEND_TO_FILES);
+        return RunnerHarness.rawExec(dir, "test-artifact-");
     }
 
     private RunnerHarness harness(TaskDriver driver) {

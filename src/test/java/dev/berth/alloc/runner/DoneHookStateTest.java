@@ -2,11 +2,9 @@ package dev.berth.alloc.runner;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import org.junit.jupiter.api.AfterEach;
@@ -24,7 +22,6 @@ import dev.berth.config.Sleeper;
 import dev.berth.driver.ProcessSignals;
 import dev.berth.driver.TaskDevice;
 import dev.berth.driver.rawexec.RawExecDriver;
-import dev.berth.driver.rawexec.TaskOutputs;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -45,8 +42,7 @@ class DoneHookStateTest {
 
     @BeforeEach
     void setUp() {
-        ScheduledThreadPoolExecutor poller = new ScheduledThreadPoolExecutor(1, Thread.ofVirtual().name("test-raw-", 0).factory());
-        raw = new RawExecDriver(true, Clock.systemUTC(), dir.resolve("exit"), poller, Duration.ofMillis(50), TaskOutputs.APPEND_TO_FILES);
+        raw = RunnerHarness.rawExec(dir, "test-raw-");
         h = new RunnerHarness(dir.resolve("allocs"), raw, Sleeper.system());
         h.extraTaskHooks.add(new TaskPrestartHook() {
             @Override

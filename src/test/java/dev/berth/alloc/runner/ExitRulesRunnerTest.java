@@ -1,10 +1,8 @@
 package dev.berth.alloc.runner;
 
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.ScheduledThreadPoolExecutor;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -17,7 +15,6 @@ import dev.berth.alloc.task.TaskEvent;
 import dev.berth.alloc.task.TaskState;
 import dev.berth.config.Sleeper;
 import dev.berth.driver.rawexec.RawExecDriver;
-import dev.berth.driver.rawexec.TaskOutputs;
 
 import static dev.berth.alloc.runner.RawExecRunnerTest.alloc;
 import static dev.berth.alloc.runner.RawExecRunnerTest.sh;
@@ -38,9 +35,7 @@ class ExitRulesRunnerTest {
 
     @BeforeEach
     void setUp() {
-        ScheduledThreadPoolExecutor poller = new ScheduledThreadPoolExecutor(1, Thread.ofVirtual().name("test-rules-", 0).factory());
-        RawExecDriver raw = new RawExecDriver(true, Clock.systemUTC(), dir.resolve("exit"), poller, Duration.ofMillis(50),
-                TaskOutputs.APPEND_TO_FILES);
+        RawExecDriver raw = RunnerHarness.rawExec(dir, "test-rules-");
         h = new RunnerHarness(dir.resolve("allocs"), raw, Sleeper.system());
     }
 

@@ -2,10 +2,8 @@ package dev.berth.alloc.runner;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.ScheduledThreadPoolExecutor;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -19,7 +17,6 @@ import dev.berth.alloc.store.ClientStatus;
 import dev.berth.config.Sleeper;
 import dev.berth.alloc.task.TaskState;
 import dev.berth.driver.rawexec.RawExecDriver;
-import dev.berth.driver.rawexec.TaskOutputs;
 
 import static dev.berth.alloc.runner.RawExecRunnerTest.alloc;
 import static dev.berth.alloc.runner.RawExecRunnerTest.sh;
@@ -36,9 +33,7 @@ class RawExecLifecycleTest {
 
     @BeforeEach
     void setUp() {
-        ScheduledThreadPoolExecutor poller = new ScheduledThreadPoolExecutor(1, Thread.ofVirtual().name("test-raw-", 0).factory());
-        RawExecDriver raw = new RawExecDriver(true, Clock.systemUTC(), dir.resolve("exit"), poller, Duration.ofMillis(50),
-                TaskOutputs.APPEND_TO_FILES);
+        RawExecDriver raw = RunnerHarness.rawExec(dir, "test-raw-");
         h = new RunnerHarness(dir.resolve("allocs"), raw, Sleeper.system());
     }
 

@@ -2,11 +2,9 @@ package dev.berth.alloc.runner;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ScheduledThreadPoolExecutor;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -26,7 +24,6 @@ import dev.berth.config.Sleeper;
 import dev.berth.alloc.task.TaskEvent;
 import dev.berth.alloc.task.TaskState;
 import dev.berth.driver.rawexec.RawExecDriver;
-import dev.berth.driver.rawexec.TaskOutputs;
 
 import static dev.berth.alloc.runner.RunnerHarness.types;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -42,8 +39,7 @@ class RawExecRunnerTest {
 
     @BeforeEach
     void setUp() {
-        ScheduledThreadPoolExecutor poller = new ScheduledThreadPoolExecutor(1, Thread.ofVirtual().name("test-raw-", 0).factory());
-        raw = new RawExecDriver(true, Clock.systemUTC(), dir.resolve("exit"), poller, Duration.ofMillis(50), TaskOutputs.APPEND_TO_FILES);
+        raw = RunnerHarness.rawExec(dir, "test-raw-");
         h = new RunnerHarness(dir.resolve("allocs"), raw, Sleeper.system());
     }
 

@@ -30,12 +30,14 @@ import dev.berth.alloc.store.AllocRecord;
 import dev.berth.alloc.store.ClientStatus;
 import dev.berth.alloc.store.InMemoryAllocStateStore;
 import dev.berth.alloc.task.RestartTracker;
-import dev.berth.config.Sleeper;
 import dev.berth.alloc.task.TaskEnvironment;
 import dev.berth.alloc.task.TaskEvent;
 import dev.berth.alloc.task.TaskState;
+import dev.berth.config.Sleeper;
 import dev.berth.driver.TaskDriver;
 import dev.berth.driver.mock.MockDriver;
+import dev.berth.driver.rawexec.RawExecDriver;
+import dev.berth.driver.rawexec.TaskOutputs;
 
 /** Builds alloc runners wired to the real mock_driver, an in-memory store and a recording sleeper. */
 public final class RunnerHarness implements AutoCloseable {
@@ -82,6 +84,16 @@ public final class RunnerHarness implements AutoCloseable {
         this.sleeper = realSleeper;
         ScheduledThreadPoolExecutor scheduler = new ScheduledThreadPoolExecutor(1, Thread.ofVirtual().name("test-mock-", 0).factory());
         this.mock = new MockDriver(true, clock, scheduler, dev.berth.config.Sleeper.system());
+    }
+
+    /**
+     * A real raw_exec driver for runner tests: exit files under {@code dir/exit}, its own poller thread (named
+     * {@code threadPrefix}N), output appended to the task's log files.
+     */
+    public static RawExecDriver rawExec(Path dir, String threadPrefix) {
+        ScheduledThreadPoolExecutor poller = new ScheduledThreadPoolExecutor(1, Thread.ofVirtual().name(threadPrefix, 0).factory());
+        return new RawExecDriver(true, Clock.systemUTC(), dir.resolve("exit"), poller, Duration.ofMillis(50),
+                TaskOutputs.APPEND_TO_FILES);
     }
 
     public Sleeper sleeper() {
