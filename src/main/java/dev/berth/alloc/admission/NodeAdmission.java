@@ -36,13 +36,8 @@ public final class NodeAdmission {
     /**
      * @param devices     device reservations; null on a node without device support (device requests are then refused)
      * @param hostVolumes the node's host volume of a name, if it has one
+     * @param cores       the node's reserved cores ({@code resources { cores = N }})
      */
-    public NodeAdmission(NodeCapacity capacity, PortAllocator ports, DeviceAllocator devices,
-                         Function<String, Optional<HostVolume>> hostVolumes) {
-        this(capacity, ports, devices, hostVolumes, new CoreAllocator(partition -> { }));
-    }
-
-    /** @param cores the node's reserved cores ({@code resources { cores = N }}) */
     public NodeAdmission(NodeCapacity capacity, PortAllocator ports, DeviceAllocator devices,
                          Function<String, Optional<HostVolume>> hostVolumes, CoreAllocator cores) {
         this.capacity = capacity;
