@@ -12,7 +12,7 @@
 #              shape): /proc/self/cgroup says 0::/ while the tree it sees is the host's
 #
 # Checks: exec and raw_exec healthy; exec's limits (memory, memory_max, cpu, cpu_hard_limit, pids) in the task's cgroup
-# and every process of the task in it; raw_exec in a cgroup of its own with cgroup stats and pressure; an OOM kill reported as
+# and every process of the task in it; a task with a reserved core alone on it (cpuset) and the other tasks off it; raw_exec in a cgroup of its own with cgroup stats and pressure; an OOM kill reported as
 # Nomad does; a kill -9 of the agent and a restart in the same placement reattaching the running tasks; no cgroup left
 # after the job is stopped, nor the node's parent after the agent stops. Prints "PASS <placement>" or FAIL lines.
 set -uo pipefail
@@ -56,8 +56,8 @@ start_agent() {
       agent_pid=$! ;;
     service)
       mkdir -p "$cg/system.slice/berth.service"
-      echo "+cpu +memory +pids" > "$cg/cgroup.subtree_control"
-      echo "+cpu +memory +pids" > "$cg/system.slice/cgroup.subtree_control"
+      echo "+cpuset +cpu +memory +pids" > "$cg/cgroup.subtree_control"
+      echo "+cpuset +cpu +memory +pids" > "$cg/system.slice/cgroup.subtree_control"
       sh -c 'echo $$ > '"$cg"'/system.slice/berth.service/cgroup.procs && exec "$@"' agent "${agent_cmd[@]}" >>"$log" 2>&1 &
       agent_pid=$! ;;
     container|helm)
@@ -67,10 +67,10 @@ start_agent() {
         local ctr="$cg/$placement-ctr"
         [ "$placement" = helm ] && ctr="$cg/kubepods/pod-helm/ctr"
         mkdir -p "$ctr"
-        echo "+cpu +memory +pids" > "$cg/cgroup.subtree_control"
+        echo "+cpuset +cpu +memory +pids" > "$cg/cgroup.subtree_control"
         if [ "$placement" = helm ]; then
-          echo "+cpu +memory +pids" > "$cg/kubepods/cgroup.subtree_control"
-          echo "+cpu +memory +pids" > "$cg/kubepods/pod-helm/cgroup.subtree_control"
+          echo "+cpuset +cpu +memory +pids" > "$cg/kubepods/cgroup.subtree_control"
+          echo "+cpuset +cpu +memory +pids" > "$cg/kubepods/pod-helm/cgroup.subtree_control"
         fi
         local remount=""
         # container: the engine mounts a fresh cgroup2 for the namespace; helm: the host's tree stays mounted
@@ -144,6 +144,31 @@ else
   say "raw_exec stats: $(jq -c '.Tasks.raw | {Memory: .ResourceUsage.MemoryStats | {Usage, Cache, Measured}, Pressure}' <<<"$stats")"
   check "raw_exec usage = its cgroup's memory.current (within 1 MiB)" \
     "$(jq -r --argjson cur "$(cat "$raw/memory.current")" '(.Tasks.raw.ResourceUsage.MemoryStats.Usage - $cur) | fabs < 1048576' <<<"$stats")" true
+fi
+
+# --- reserved cores: a task alone on its core, the shared tasks off it, back on it once it is free -------------------
+if [ -n "${web:-}" ]; then
+  register '{"Job":{"ID":"pinned","Type":"service","TaskGroups":[{"Name":"g","Count":1,"Tasks":[
+    {"Name":"pin","Driver":"exec","Config":{"command":"/bin/sh","args":["-c","sleep 100000 & wait"]},
+     "Resources":{"Cores":1,"MemoryMB":32}}]}]}}'
+  if wait_for 300 "the pinned job to run" sh -c "curl -sf $api/v1/job/pinned/allocations | jq -e '[.[] | select(.ClientStatus == \"running\")] | length == 1'"; then
+    pinned=$(alloc_of pinned)
+    core=$(get "/v1/allocation/$pinned" | jq -r '.AllocatedResources.Tasks.pin.Cpu.ReservedCores | join(",")')
+    pin=$(task_dir "$pinned" pin)
+    say "pinned alloc $pinned: reserved core(s) $core, cgroup $pin, shared tasks on $(cat "$web/cpuset.cpus.effective")"
+    check "the pinned task's cores (cpuset.cpus.effective)" "$(cat "$pin/cpuset.cpus.effective")" "$core"
+    for p in $(cat "$pin/cgroup.procs"); do
+      check "pinned process $p's Cpus_allowed_list" "$(awk '/^Cpus_allowed_list/ {print $2}' /proc/$p/status)" "$core"
+    done
+    check "the shared exec task is off the reserved core" \
+      "$(cpus=$(cat "$web/cpuset.cpus.effective"); [ "$cpus" != "$core" ] && ! grep -qw "$core" <<<"${cpus//[-,]/ }" && echo off || echo "on ($cpus)")" off
+    check "the shared raw_exec task is off the reserved core" \
+      "$(cpus=$(cat "$raw/cpuset.cpus.effective"); [ "$cpus" != "$core" ] && ! grep -qw "$core" <<<"${cpus//[-,]/ }" && echo off || echo "on ($cpus)")" off
+    curl -sf -X DELETE "$api/v1/job/pinned?purge=true" >/dev/null
+    wait_for 120 "the shared task back on every core" sh -c "[ \"\$(cat $web/cpuset.cpus.effective)\" = \"\$(cat $(dirname "$web")/cpuset.cpus.effective)\" ]"
+  else
+    say "pinned job: $(get /v1/job/pinned/allocations | jq -c '[.[] | {ClientStatus, ClientDescription}]') evals: $(get /v1/job/pinned/evaluations | jq -c '[.[] | {Status, StatusDescription, FailedTGAllocs}]')"
+  fi
 fi
 
 # --- OOM ------------------------------------------------------------------------------------------------------------

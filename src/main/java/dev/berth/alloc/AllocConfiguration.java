@@ -72,13 +72,22 @@ class AllocConfiguration {
     }
 
     /**
-     * Reserved cores: every change moves the cgroups of tasks that share the node's cores off the reserved ones
-     * ({@link CgroupManager#applyPartition}).
+     * Reserved cores: every change moves the tasks that share the node's cores off the reserved ones: the cgroups of
+     * exec and raw_exec tasks ({@link CgroupManager#applyPartition}) and docker's containers
+     * ({@link dev.berth.driver.docker.DockerDriver#applyPartition}).
      */
     @Bean
-    CoreAllocator coreAllocator(ObjectProvider<CgroupManager> cgroups) {
+    CoreAllocator coreAllocator(ObjectProvider<CgroupManager> cgroups, ObjectProvider<dev.berth.driver.docker.DockerDriver> docker) {
         CgroupManager manager = cgroups.getIfAvailable();
-        return new CoreAllocator(manager == null ? partition -> { } : manager::applyPartition);
+        dev.berth.driver.docker.DockerDriver containers = docker.getIfAvailable();
+        return new CoreAllocator(partition -> {
+            if (manager != null) {
+                manager.applyPartition(partition);
+            }
+            if (containers != null) {
+                containers.applyPartition(partition);
+            }
+        });
     }
 
     /** The node's interpolation keys; {@code node.datacenter} falls back to {@code berth.datacenter}. */

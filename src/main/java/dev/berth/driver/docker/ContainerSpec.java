@@ -8,6 +8,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import com.github.dockerjava.api.command.CreateContainerCmd;
 import com.github.dockerjava.api.model.Bind;
 import com.github.dockerjava.api.model.Device;
 import com.github.dockerjava.api.model.HostConfig;
@@ -61,7 +62,25 @@ final class ContainerSpec {
         }
     }
 
+    /** The container's command; unset fields keep the image's own CMD/ENTRYPOINT/WORKDIR (docker-java refuses nulls). */
+    static void command(CreateContainerCmd create, DockerTaskConfig config) {
+        if (!config.cmd().isEmpty()) {
+            create.withCmd(config.cmd());
+        }
+        if (!config.entrypoint().isEmpty()) {
+            create.withEntrypoint(config.entrypoint());
+        }
+        if (config.workDir() != null) {
+            create.withWorkingDir(config.workDir());
+        }
+    }
+
     static HostConfig hostConfig(TaskConfig task, DockerTaskConfig config) throws IOException {
+        return hostConfig(task, config, task.reservedCores().isEmpty() ? null : task.reservedCores().toString());
+    }
+
+    /** @param cpuset the cores the container may run on ({@code CpusetCpus}); null: every core the engine gives */
+    static HostConfig hostConfig(TaskConfig task, DockerTaskConfig config, String cpuset) throws IOException {
         List<Bind> binds = new ArrayList<>();
         if (task.allocDir() != null) {
             binds.add(Bind.parse(task.allocDir().toAbsolutePath() + ":/alloc"));
@@ -106,8 +125,8 @@ final class ContainerSpec {
             // Nomad hands its MHz straight to Docker as relative shares; the kernel minimum is 2
             host.withCpuShares(Math.max(2, task.cpuMhz()));
         }
-        if (!task.reservedCores().isEmpty()) {
-            host.withCpusetCpus(task.reservedCores().toString()); // the container runs on its reserved cores alone
+        if (cpuset != null) {
+            host.withCpusetCpus(cpuset); // its reserved cores alone, or the cores nobody reserved
         }
         return host;
     }

@@ -38,6 +38,7 @@ import dev.berth.driver.TaskDriver;
 import dev.berth.driver.TaskHandle;
 import dev.berth.driver.TaskNotFoundException;
 import dev.berth.host.Signals;
+import dev.berth.host.cgroup.CpuPartition;
 
 /**
  * The {@code docker} driver: a container per task on the Engine API (docker-java, unversioned paths), named {@code <task>-<allocId>},
@@ -70,6 +71,7 @@ public class DockerDriver implements TaskDriver, AutoCloseable {
     /** Made on first use ({@link #docker()}), so a disabled driver never loads docker-java. */
     private final DockerConnection.OnFirstUse connection;
     private final Map<String, RunningContainer> containers = new ConcurrentHashMap<>();
+    private final SharedCores cores;
     private final AtomicBoolean closed = new AtomicBoolean();
 
     private record RunningContainer(String id, CompletableFuture<ExitResult> exit, ContainerLogs logs) {
@@ -94,6 +96,12 @@ public class DockerDriver implements TaskDriver, AutoCloseable {
         this.engine = engine;
         this.clock = clock;
         this.connection = new DockerConnection.OnFirstUse(engine, clock);
+        this.cores = new SharedCores(this.nodeId);
+    }
+
+    /** The node's cores were split anew: containers without reserved cores move off the reserved ones ({@link SharedCores}). */
+    public void applyPartition(CpuPartition partition) {
+        cores.apply(partition, enabled && connected() ? () -> docker().calls() : null);
     }
 
     private DockerConnection docker() {
@@ -161,24 +169,17 @@ public class DockerDriver implements TaskDriver, AutoCloseable {
         ContainerLogs logs = null;
         try {
             c.ops().removeStale(name);
+            long coresSeen = cores.generation();
             CreateContainerCmd create = c.calls().createContainerCmd(config.image())
                     .withName(name)
                     .withEnv(ContainerSpec.env(task, config))
                     .withLabels(ContainerSpec.labels(task, config, nodeId))
-                    .withHostConfig(ContainerSpec.hostConfig(task, config));
-            // unset fields keep the image's own CMD/ENTRYPOINT/WORKDIR (docker-java refuses nulls)
-            if (!config.cmd().isEmpty()) {
-                create.withCmd(config.cmd());
-            }
-            if (!config.entrypoint().isEmpty()) {
-                create.withEntrypoint(config.entrypoint());
-            }
-            if (config.workDir() != null) {
-                create.withWorkingDir(config.workDir());
-            }
+                    .withHostConfig(ContainerSpec.hostConfig(task, config, cores.cpusetFor(task.reservedCores())));
+            ContainerSpec.command(create, config);
             id = create.exec().getId();
             logs = ContainerLogs.fresh(c.client(), id, task.stdoutPath(), task.stderrPath());
             c.calls().startContainerCmd(id).exec();
+            cores.recheck(c.calls(), id, task.reservedCores(), coresSeen);
             logs.follow();
             Map<String, String> state = c.ops().containerState(id);
             if (task.stdoutPath() != null) {
@@ -320,6 +321,7 @@ public class DockerDriver implements TaskDriver, AutoCloseable {
             return;
         }
         containers.keySet().forEach(this::forget);
+        cores.close();
         connection.ifOpen(DockerConnection::close);
     }
 
