@@ -83,9 +83,18 @@ public record DynamicHostVolume(String namespace, String id, String name, String
         }
     }
 
-    /** Whether a plugin made it (then deleting it asks the plugin to remove it), rather than it being registered. */
-    public boolean created() {
-        return !pluginId.isEmpty();
+    /** This volume at {@code path} (a register request's {@code HostPath}). */
+    public DynamicHostVolume withHostPath(String path) {
+        return new DynamicHostVolume(namespace, id, name, pluginId, nodePool, nodeId, constraints, requestedCapacityMinBytes,
+                requestedCapacityMaxBytes, capacityBytes, requestedCapabilities, parameters, path, state, createIndex, createTime,
+                modifyIndex, modifyTime);
+    }
+
+    /** This volume in {@code state}. */
+    public DynamicHostVolume withState(String state) {
+        return new DynamicHostVolume(namespace, id, name, pluginId, nodePool, nodeId, constraints, requestedCapacityMinBytes,
+                requestedCapacityMaxBytes, capacityBytes, requestedCapabilities, parameters, hostPath, state, createIndex, createTime,
+                modifyIndex, modifyTime);
     }
 
     /** The volume as the node offers it to tasks. */

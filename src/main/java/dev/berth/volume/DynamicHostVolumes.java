@@ -292,9 +292,7 @@ public class DynamicHostVolumes {
             return v;
         }
         log.error("dynamic host volume {} ({}) is not offered: its path {} does not exist", v.id(), v.name(), v.hostPath());
-        return new DynamicHostVolume(v.namespace(), v.id(), v.name(), v.pluginId(), v.nodePool(), v.nodeId(), v.constraints(),
-                v.requestedCapacityMinBytes(), v.requestedCapacityMaxBytes(), v.capacityBytes(), v.requestedCapabilities(),
-                v.parameters(), v.hostPath(), UNAVAILABLE, v.createIndex(), v.createTime(), v.modifyIndex(), v.modifyTime());
+        return v.withState(UNAVAILABLE);
     }
 
     private static HostVolumeException invalid(String message) {
