@@ -6,6 +6,8 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -17,6 +19,7 @@ import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
 
 import dev.berth.support.Http;
 import dev.berth.support.TempDirs;
@@ -146,6 +149,40 @@ class DynamicHostVolumeApiTest {
         assertThat(dir).doesNotExist();
     }
 
+    @Test
+    void aCreateWithTheIdOfAVolumeUpdatesItAndABlockingListWakesForIt() throws Exception {
+        String name = "upd-" + UUID.randomUUID().toString().substring(0, 8);
+        JsonNode first = Http.ok(port, "PUT", "/v1/volume/host/create", """
+                {"Volume":{"Name":"%s","PluginID":"mkdir"}}""".formatted(name)).path("Volume");
+        String id = first.path("ID").asString();
+        long index = Long.parseLong(Http.send(port, "GET", "/v1/volumes?type=host", null).headers()
+                .firstValue(NomadQuery.INDEX).orElseThrow());
+        CompletableFuture<HttpResponse<String>> woken = CompletableFuture.supplyAsync(() -> {
+            try {
+                return Http.send(port, "GET", "/v1/volumes?type=host&wait=30s&index=" + index, null, Duration.ofSeconds(40));
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        JsonNode updated = Http.ok(port, "PUT", "/v1/volume/host/create", """
+                {"Volume":{"ID":"%s","Name":"%s","RequestedCapacityMaxBytes":4096}}""".formatted(id, name)).path("Volume");
+        assertThat(updated.path("ID").asString()).isEqualTo(id);
+        assertThat(updated.path("PluginID").asString()).isEqualTo("mkdir");
+        assertThat(updated.path("RequestedCapacityMaxBytes").asLong()).isEqualTo(4096);
+        assertThat(updated.path("CreateIndex").asLong()).isEqualTo(first.path("CreateIndex").asLong());
+        assertThat(updated.path("CreateTime").asLong()).isEqualTo(first.path("CreateTime").asLong());
+        assertThat(updated.path("ModifyIndex").asLong()).isGreaterThan(first.path("ModifyIndex").asLong());
+        HttpResponse<String> listed = woken.get(40, TimeUnit.SECONDS);
+        assertThat(Long.parseLong(listed.headers().firstValue(NomadQuery.INDEX).orElseThrow())).isGreaterThan(index);
+        assertThat(listed.body()).contains(id);
+        HttpResponse<String> moved = Http.send(port, "PUT", "/v1/volume/host/create", """
+                {"Volume":{"ID":"%s","Name":"%s","NodeID":"elsewhere","NodePool":"gpu"}}""".formatted(id, name));
+        assertThat(moved.statusCode()).isEqualTo(400);
+        assertThat(detail(moved)).isEqualTo("validating volume \"" + id + "\" update failed: 2 errors occurred:"
+                + "\n\t* node ID cannot be updated\n\t* node pool cannot be updated\n\n");
+        assertThat(Http.send(port, "DELETE", "/v1/volume/host/" + id, null).statusCode()).isEqualTo(200);
+    }
+
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = '|', textBlock = """
             no body                  | create   |                                                                                  | Request body is empty
@@ -199,6 +236,10 @@ class DynamicHostVolumeApiTest {
         assertThat(Http.send(port, "DELETE", "/v1/volume/host/" + id + "?force=maybe", null).body()).contains("invalid force value");
         assertThat(Http.send(port, "GET", "/v1/volumes?type=nfs", null).statusCode()).isEqualTo(404);
         assertThat(Http.send(port, "GET", "/v1/volume/csi/x", null).statusCode()).isEqualTo(501);
+    }
+
+    private static String detail(HttpResponse<String> r) {
+        return JsonMapper.builder().build().readTree(r.body()).path("detail").asString();
     }
 
     private JsonNode node() throws Exception {
