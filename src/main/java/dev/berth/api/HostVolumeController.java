@@ -62,8 +62,8 @@ class HostVolumeController {
                 list -> list.stream().map(HostVolumeJson::stub).toList());
     }
 
-    @RequestMapping(path = "/v1/volume/host/{op}", method = {RequestMethod.PUT, RequestMethod.POST})
-    ResponseEntity<ObjectNode> write(@PathVariable String op, @RequestBody(required = false) String raw, HttpServletRequest request) {
+    @RequestMapping(path = "/v1/volume/host/{id}", method = {RequestMethod.PUT, RequestMethod.POST})
+    ResponseEntity<ObjectNode> write(@PathVariable("id") String op, @RequestBody(required = false) String raw, HttpServletRequest request) {
         DynamicHostVolume written = switch (op) {
             case "create" -> volumes.create(HostVolumeJson.request(raw, namespace(request)));
             case "register" -> volumes.register(HostVolumeJson.request(raw, namespace(request)));
