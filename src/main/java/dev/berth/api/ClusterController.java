@@ -20,8 +20,8 @@ import dev.berth.fingerprint.NodeRegistry;
 
 /**
  * The cluster endpoints a Nomad client calls first, answered for one agent acting as a region of one: it is its own
- * leader, only peer and only Raft voter, the only member, in region {@code global}, and knows no servers; it has no
- * volumes. {@code PUT /v1/system/gc} collects the node's terminal allocations (the only state it can garbage-collect).
+ * leader, only peer and only Raft voter, the only member, in region {@code global}, and knows no servers; its volumes are
+ * {@code HostVolumeController}'s. {@code PUT /v1/system/gc} collects the node's terminal allocations (the only state it can garbage-collect).
  */
 @RestController
 class ClusterController {
@@ -109,12 +109,6 @@ class ClusterController {
         out.put("Servers", List.of(server));
         out.put("Index", 1);
         return out;
-    }
-
-    /** Dynamic host and CSI volumes: none (an empty list, as Nomad answers for a cluster without them); configured host volumes are the node's {@code HostVolumes}. */
-    @GetMapping("/v1/volumes")
-    List<Object> volumes() {
-        return List.of();
     }
 
     @GetMapping("/v1/regions")

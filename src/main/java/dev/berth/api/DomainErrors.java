@@ -13,6 +13,7 @@ import dev.berth.alloc.gc.NotEligibleForGcException;
 import dev.berth.alloc.spec.SpecValidationException;
 import dev.berth.job.JobException;
 import dev.berth.variables.VariableException;
+import dev.berth.volume.HostVolumeException;
 
 /**
  * The one mapping from the feature packages' exceptions (named for what went wrong) to HTTP: each becomes an RFC 9457
@@ -62,6 +63,12 @@ final class DomainErrors {
                 case PERMISSION_DENIED -> of(HttpStatus.FORBIDDEN, "Permission denied", v.getMessage());
                 // the node key that sealed it is gone: the node's state, not the request, is at fault
                 case UNREADABLE -> of(HttpStatus.INTERNAL_SERVER_ERROR, "Variable unreadable", v.getMessage());
+            };
+            case HostVolumeException h -> switch (h.kind()) {
+                // Nomad answers these with 500: a request that breaks a rule is the caller's to fix
+                case INVALID -> of(HttpStatus.BAD_REQUEST, "Invalid host volume request", h.getMessage());
+                case NOT_FOUND -> of(HttpStatus.NOT_FOUND, "Host volume not found", h.getMessage());
+                case IN_USE -> of(HttpStatus.CONFLICT, "Host volume in use", h.getMessage());
             };
             default -> null;
         };

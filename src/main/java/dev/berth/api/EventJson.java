@@ -96,7 +96,7 @@ final class EventJson {
             case Allocation, Evaluation -> List.of(text(payload, "JobID"), text(payload, "DeploymentID"));
             case Service -> List.of(text(payload, "JobID"), text(payload, "ServiceName"));
             case Deployment -> List.of(text(payload, "JobID"));
-            case Job, Node, Variable -> null;
+            case Job, Node, Variable, HostVolume -> null;
         };
         if (filterKeys == null) {
             event.putNull("FilterKeys");
@@ -107,6 +107,8 @@ final class EventJson {
         event.put("Index", change.index());
         if (change.topic() == Topic.Variable && change.payload() instanceof dev.berth.variables.VariableEvent variable) {
             event.set("Payload", VariableJson.event(variable)); // Nomad's VariableEvent is not wrapped by its topic
+        } else if (change.topic() == Topic.HostVolume && change.payload() instanceof dev.berth.volume.DynamicHostVolume volume) {
+            event.putObject("Payload").set("Volume", HostVolumeJson.volume(volume, null)); // Nomad's HostVolumeEvent
         } else {
             event.putObject("Payload").set(change.topic().name(), payload);
         }

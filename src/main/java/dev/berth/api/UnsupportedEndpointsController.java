@@ -41,7 +41,7 @@ class UnsupportedEndpointsController {
             return "Berth's deployments run in one region: there is no multiregion deployment to unblock";
         }
         if (path.startsWith("/v1/volume") || path.startsWith("/v1/plugin")) {
-            return "Berth creates no dynamic host volumes or CSI volumes and runs no CSI plugins yet (configured host volumes are the node's HostVolumes)";
+            return "Berth has no CSI volumes or plugins; its host volumes are /v1/volume/host/* and /v1/volumes?type=host";
         }
         if (path.startsWith("/v1/search")) {
             return "Berth has no search index; the list endpoints take prefix=";

@@ -8,5 +8,6 @@ public enum Topic {
     Evaluation,
     Deployment,
     Service,
-    Variable
+    Variable,
+    HostVolume
 }

@@ -41,6 +41,11 @@ final class Constraints {
         return null;
     }
 
+    /** Whether the node meets one constraint ({@code operand} empty: {@code =}), its targets interpolated against it. */
+    static boolean met(String lTarget, String operand, String rTarget, Interpolator node) {
+        return meets(resolve(lTarget, node), operand.isEmpty() ? "=" : operand, resolve(rTarget, node));
+    }
+
     private static String resolve(String target, Interpolator node) {
         String v = node.replace(target);
         return v.contains("${") ? null : v;

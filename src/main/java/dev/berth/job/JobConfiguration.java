@@ -12,6 +12,7 @@ import dev.berth.events.ChangeFeed;
 import dev.berth.fingerprint.NodeRegistry;
 import dev.berth.service.CheckResult;
 import dev.berth.service.ServiceChecks;
+import dev.berth.volume.VolumePlacement;
 
 /** Wires the node-local job API: registry, scheduler (started after allocations are restored) and service. */
 @Configuration(proxyBeanMethods = false)
@@ -39,6 +40,15 @@ class JobConfiguration {
                                   NodeRegistry node, Deployments deployments) {
         return new LocalScheduler(registry, allocs, store, feed, clock, () -> Interpolator.nodeAttributes(node.current(), null),
                 name -> java.util.Optional.ofNullable(node.current().hostVolumes().get(name)), deployments);
+    }
+
+    /** A dynamic host volume's constraints, checked against this node as a job's are. */
+    @Bean
+    VolumePlacement volumePlacement(NodeRegistry node) {
+        return constraints -> {
+            Interpolator attributes = Interpolator.forNode(Interpolator.nodeAttributes(node.current(), null));
+            return constraints.stream().allMatch(c -> Constraints.met(c.lTarget(), c.operand(), c.rTarget(), attributes));
+        };
     }
 
     @Bean

@@ -57,6 +57,16 @@ class HostVolumePropertiesTest {
     }
 
     @Test
+    void dynamicVolumesLiveInTheDataDirUnlessAnotherDirectoryIsConfigured() {
+        assertThat(bind().volumesDir(Path.of("/var/lib/berth"))).isEqualTo(Path.of("/var/lib/berth/host_volumes"));
+        assertThat(bind("berth.host-volumes-dir", "/srv/volumes").volumesDir(Path.of("/var/lib/berth")))
+                .isEqualTo(Path.of("/srv/volumes"));
+        assertThatThrownBy(() -> bind("berth.host-volumes-dir", "volumes"))
+                .isInstanceOf(BindException.class).rootCause().isInstanceOf(InvalidPropertyException.class)
+                .hasMessage("'berth.host-volumes-dir' must be an absolute path, was volumes");
+    }
+
+    @Test
     void aRelativePathIsRefusedNamingItsKey() {
         assertThatThrownBy(() -> bind("berth.host-volumes.data.path", "relative/data"))
                 .isInstanceOf(BindException.class).rootCause().isInstanceOf(InvalidPropertyException.class)
