@@ -20,13 +20,21 @@ import dev.berth.stats.TaskStatsTarget.TaskKey;
 /**
  * Memory event counters of every cgroup-backed task ({@link TaskMemoryEvents}), read right after each task-stats tick
  * for the tasks that tick sampled, from files kept open per task ({@link MemoryEventsFiles}), and kept beside the
- * stats snapshots as the pressure figures are. A task whose {@code high} counter rose by more than {@code highBurst}
+ * stats snapshots as the pressure figures are. A task whose memory figures have not moved since its files were last
+ * read is not read again (for up to {@link #REREAD_AFTER} ticks): an idle task costs a comparison. A task whose {@code high} counter rose by more than {@code highBurst}
  * between two ticks is throttled in a burst: its watcher hears of it ({@link MemoryThrottling}) at most once per
  * {@code quietPeriod}; bursts within that period are counted and told with the next notice.
  */
 public class TaskMemoryEventsCollector {
 
     private static final Logger log = LoggerFactory.getLogger(TaskMemoryEventsCollector.class);
+
+    /**
+     * Ticks a task's files may go unread while its memory figures stand still. Every memory event is a charge, a
+     * reclaim or a kill, each of which moves them, so a task whose figures did not move counted none; the files are
+     * still read at least this often.
+     */
+    static final int REREAD_AFTER = 9;
 
     private final long highBurst;
     private final long quietNanos;
@@ -35,6 +43,9 @@ public class TaskMemoryEventsCollector {
     private final Map<TaskKey, Tracked> tracked = new HashMap<>();
     private final Map<TaskKey, Consumer<MemoryThrottling>> watchers = new ConcurrentHashMap<>();
     private volatile Map<TaskKey, TaskMemoryEvents> latest = Map.of();
+    /** Within one {@link #update}: whether a task's counters, or the set of series, changed. */
+    private boolean latestChanged;
+    private boolean layoutChanged;
 
     /**
      * @param highBurst   a rise of {@code high} above this between two ticks is a burst
@@ -78,36 +89,11 @@ public class TaskMemoryEventsCollector {
             }
             return gone;
         });
-        boolean layout = changed;
-        for (Map.Entry<TaskKey, TaskStatsSnapshot> entry : snapshots.entrySet()) {
-            TaskStatsSnapshot snapshot = entry.getValue();
-            Path dir = memoryDir(snapshot.target());
-            if (dir == null) {
-                continue;
-            }
-            Tracked task = tracked.get(entry.getKey());
-            if (task == null || !task.files.dir().equals(dir)) {
-                if (task != null) {
-                    task.files.close();
-                }
-                task = new Tracked(new MemoryEventsFiles(snapshot.target().cgroupVersion(), dir), snapshot.target());
-                tracked.put(entry.getKey(), task);
-                layout = true;
-            }
-            if (task.sampledAt == snapshot.timestampNanos()) {
-                continue; // an unregister republishes the same samples: read again only after a new tick
-            }
-            TaskMemoryEvents before = task.events;
-            long beforeAt = task.sampledAt;
-            task.events = read(task.files);
-            task.sampledAt = snapshot.timestampNanos();
-            changed |= task.events != before;
-            layout |= task.events.measured() != before.measured();
-            if (before.has(TaskMemoryEvents.Event.HIGH) && task.events.has(TaskMemoryEvents.Event.HIGH)
-                    && task.events.high() - before.high() > highBurst) {
-                burst(entry.getKey(), task, task.events.high() - before.high(), beforeAt);
-            }
-        }
+        latestChanged = changed;
+        layoutChanged = changed;
+        snapshots.forEach(this::visit); // a published map's forEach walks its arrays: no entry object per task
+        changed = latestChanged;
+        boolean layout = layoutChanged;
         if (changed) {
             Map<TaskKey, TaskMemoryEvents> next = new HashMap<>();
             tracked.forEach((key, task) -> {
@@ -124,8 +110,46 @@ public class TaskMemoryEventsCollector {
         }
     }
 
+    /** Reads one task's files when its memory figures moved (or were not read for long), and tells of a burst. */
+    private void visit(TaskKey key, TaskStatsSnapshot snapshot) {
+        Path dir = memoryDir(snapshot.target());
+        if (dir == null) {
+            return;
+        }
+        Tracked task = tracked.get(key);
+        if (task == null || !task.files.dir().equals(dir)) {
+            if (task != null) {
+                task.files.close();
+            }
+            task = new Tracked(new MemoryEventsFiles(snapshot.target().cgroupVersion(), dir), snapshot.target());
+            tracked.put(key, task);
+            layoutChanged = true;
+        }
+        if (task.sampledAt == snapshot.timestampNanos()) {
+            return; // an unregister republishes the same samples: read again only after a new tick
+        }
+        task.sampledAt = snapshot.timestampNanos();
+        TaskMemoryStats memory = snapshot.usage().memory();
+        if (memory == task.memoryAtRead && task.unread < REREAD_AFTER) {
+            task.unread++; // nothing was charged or freed since the last read: no event can have been counted
+            return;
+        }
+        TaskMemoryEvents before = task.events;
+        long beforeAt = task.readAt;
+        task.events = read(task.files);
+        task.readAt = task.sampledAt;
+        task.memoryAtRead = memory;
+        task.unread = 0;
+        latestChanged |= task.events != before;
+        layoutChanged |= task.events.measured() != before.measured();
+        if (before.has(TaskMemoryEvents.Event.HIGH) && task.events.has(TaskMemoryEvents.Event.HIGH)
+                && task.events.high() - before.high() > highBurst) {
+            burst(key, task, task.events.high() - before.high(), beforeAt);
+        }
+    }
+
     private void burst(TaskKey key, Tracked task, long rise, long previousAt) {
-        if (task.noticedAt != Long.MIN_VALUE && task.sampledAt - task.noticedAt < quietNanos) {
+        if (task.noticedAt != Long.MIN_VALUE && task.readAt - task.noticedAt < quietNanos) {
             task.suppressed++;
             return;
         }
@@ -133,9 +157,9 @@ public class TaskMemoryEventsCollector {
         if (watcher == null) {
             return;
         }
-        MemoryThrottling throttling = new MemoryThrottling(key.allocId(), key.task(), instant(task.sampledAt), rise,
-                Duration.ofNanos(task.sampledAt - previousAt), task.events, task.suppressed);
-        task.noticedAt = task.sampledAt;
+        MemoryThrottling throttling = new MemoryThrottling(key.allocId(), key.task(), instant(task.readAt), rise,
+                Duration.ofNanos(task.readAt - previousAt), task.events, task.suppressed);
+        task.noticedAt = task.readAt;
         task.suppressed = 0;
         try {
             watcher.accept(throttling);
@@ -180,7 +204,12 @@ public class TaskMemoryEventsCollector {
         final MemoryEventsFiles files;
         final TaskStatsTarget target;
         TaskMemoryEvents events = TaskMemoryEvents.NONE;
+        /** The tick that last saw the task, and the one that last read its files. */
         long sampledAt = Long.MIN_VALUE;
+        long readAt = Long.MIN_VALUE;
+        /** The task's memory figures at the last read (the sampler keeps the same object while they stand still). */
+        TaskMemoryStats memoryAtRead;
+        int unread;
         long noticedAt = Long.MIN_VALUE;
         int suppressed;
 

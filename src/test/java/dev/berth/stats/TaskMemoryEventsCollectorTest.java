@@ -51,10 +51,35 @@ class TaskMemoryEventsCollectorTest {
         return dir;
     }
 
+    /** A tick whose sample of the task has new memory figures (a task charging memory). */
     private static Map<TaskKey, TaskStatsSnapshot> tick(CgroupVersion version, Path dir, long at) {
+        return tick(version, dir, at, new TaskMemoryStats.Builder().set(TaskMemoryField.USAGE, at).build());
+    }
+
+    private static Map<TaskKey, TaskStatsSnapshot> tick(CgroupVersion version, Path dir, long at, TaskMemoryStats memory) {
         TaskStatsTarget target = new TaskStatsTarget("a1", "web", "job", "grp", "default", version,
                 Map.of(version == CgroupVersion.V2 ? TaskCgroup.UNIFIED : "memory", dir), 0, 0);
-        return Map.of(target.key(), new TaskStatsSnapshot(target, at, TaskResourceUsage.NONE, Map.of()));
+        return Map.of(target.key(), new TaskStatsSnapshot(target, at, new TaskResourceUsage(memory, TaskCpuStats.NONE), Map.of()));
+    }
+
+    @Test
+    void aTaskWhoseMemoryStandsStillIsReadOnlyEveryTenthTick() throws IOException {
+        TaskMemoryEventsCollector collector = collector(MetricsNaming.PROMETHEUS, 100);
+        TaskMemoryStats still = new TaskMemoryStats.Builder().set(TaskMemoryField.USAGE, 4096).build();
+        Path dir = v2Dir(5);
+        collector.update(tick(CgroupVersion.V2, dir, SECOND, still));
+        v2Dir(6);
+        for (int t = 2; t <= 1 + TaskMemoryEventsCollector.REREAD_AFTER; t++) {
+            collector.update(tick(CgroupVersion.V2, dir, t * SECOND, still));
+            assertThat(collector.events("a1", "web").orElseThrow().high()).as("tick %d", t).isEqualTo(5);
+        }
+        collector.update(tick(CgroupVersion.V2, dir, (2 + TaskMemoryEventsCollector.REREAD_AFTER) * SECOND, still));
+        assertThat(collector.events("a1", "web").orElseThrow().high()).isEqualTo(6);
+
+        // figures that moved are read at once
+        v2Dir(7);
+        collector.update(tick(CgroupVersion.V2, dir, 20 * SECOND));
+        assertThat(collector.events("a1", "web").orElseThrow().high()).isEqualTo(7);
     }
 
     @Test
