@@ -21,8 +21,9 @@ import dev.berth.stats.TaskStatsTarget.TaskKey;
  * Memory event counters of every cgroup-backed task ({@link TaskMemoryEvents}), read right after each task-stats tick
  * for the tasks that tick sampled, from files kept open per task ({@link MemoryEventsFiles}), and kept beside the
  * stats snapshots as the pressure figures are. A task whose memory figures have not moved since its files were last
- * read is not read again (for up to {@link #REREAD_AFTER} ticks): an idle task costs a comparison. A task whose {@code high} counter rose by more than {@code highBurst}
- * between two ticks is throttled in a burst: its watcher hears of it ({@link MemoryThrottling}) at most once per
+ * read is not read again (for up to {@link #REREAD_AFTER} ticks): an idle task costs a comparison. A task whose
+ * {@code high} counter rose by more than {@code highBurst} between two reads (a throttled task's memory moves, so
+ * those are two ticks) is throttled in a burst: its watcher hears of it ({@link MemoryThrottling}) at most once per
  * {@code quietPeriod}; bursts within that period are counted and told with the next notice.
  */
 public class TaskMemoryEventsCollector {
