@@ -20,7 +20,10 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 /**
  * The agent's task-stats tick over real cgroup v1 directories (one line per task: its memory, cpuacct and cpu
  * directories, blank-separated): the real readers, collector and meters, one tick every INTERVAL_MS. Prints the
- * process CPU per tick (kernel reads included) over ROUNDS windows of TICKS ticks, after WARM ticks.
+ * process CPU per tick (kernel reads included) over ROUNDS windows of TICKS ticks, after WARM ticks. With
+ * {@code -Dberth.bench.memory-events=true} the memory-events collector follows the tick as in the agent (memory.failcnt,
+ * memory.memsw.failcnt and memory.oom_control per task), and its own CPU per tick (thread CPU time of its update) is
+ * printed beside the tick's.
  */
 public class StatsTick {
     public static void main(String[] args) throws Exception {
@@ -32,7 +35,19 @@ public class StatsTick {
         TaskStatsCollector collector = new TaskStatsCollector(true, Duration.ofSeconds(1),
                 new TaskStatsReaders(Path.of("/proc"), Clock.systemUTC()), new TaskCpuCapacity(4000, 2), Clock.systemUTC());
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-        new TaskStatsMetrics(collector, new BerthMetrics(registry, MetricsNaming.PROMETHEUS, "h", "n", "dc1", ""), true).bind();
+        BerthMetrics berthMetrics = new BerthMetrics(registry, MetricsNaming.PROMETHEUS, "h", "n", "dc1", "");
+        new TaskStatsMetrics(collector, berthMetrics, true).bind();
+        long[] eventsCpu = new long[1];
+        if (Boolean.getBoolean("berth.bench.memory-events")) {
+            TaskMemoryEventsCollector events = new TaskMemoryEventsCollector(100, Duration.ofMinutes(5),
+                    new TaskMemoryEventsMetrics(berthMetrics));
+            java.lang.management.ThreadMXBean bean = ManagementFactory.getThreadMXBean();
+            collector.addListener(snapshots -> {
+                long t0 = bean.getCurrentThreadCpuTime();
+                events.update(snapshots);
+                eventsCpu[0] += bean.getCurrentThreadCpuTime() - t0;
+            });
+        }
         int i = 0;
         for (String line : lines) {
             String[] d = line.trim().split("\\s+");
@@ -51,6 +66,7 @@ public class StatsTick {
             long cpu0 = os.getProcessCpuTime();
             long[] times0 = userSystemTicks();
             long alloc0 = threads.getTotalThreadAllocatedBytes();
+            long events0 = eventsCpu[0];
             for (int t = 0; t < ticks; t++) {
                 collector.collect();
                 next = pace(next, intervalNs);
@@ -59,9 +75,10 @@ public class StatsTick {
             long[] times1 = userSystemTicks();
             long alloc1 = threads.getTotalThreadAllocatedBytes();
             System.out.printf("round %d: %d tasks, %.3f ms CPU per tick (user %.2f, system %.2f), %.1f KB allocated per tick,"
-                    + " snapshots %d, series %d%n", round, lines.size(), (cpu1 - cpu0) / 1e6 / ticks,
-                    (times1[0] - times0[0]) * 10.0 / ticks, (times1[1] - times0[1]) * 10.0 / ticks, (alloc1 - alloc0) / 1024.0 / ticks,
-                    collector.snapshots().size(), registry.getMeters().size());
+                    + " snapshots %d, series %d, memory events %.3f ms CPU per tick (%.1f %% of the tick)%n", round, lines.size(),
+                    (cpu1 - cpu0) / 1e6 / ticks, (times1[0] - times0[0]) * 10.0 / ticks, (times1[1] - times0[1]) * 10.0 / ticks,
+                    (alloc1 - alloc0) / 1024.0 / ticks, collector.snapshots().size(), registry.getMeters().size(),
+                    (eventsCpu[0] - events0) / 1e6 / ticks, 100.0 * (eventsCpu[0] - events0) / (cpu1 - cpu0));
         }
         collector.stop();
     }

@@ -30,7 +30,7 @@ final class AllocDeviceStats {
                 List<DeviceGroupStats> devices = allocator.taskStats(allocId, entry.getKey());
                 tasks.put(entry.getKey(), new AllocStatsDtos.TaskResourceUsageDto(new AllocStatsDtos.ResourceUsage(ru.memoryStats(),
                         ru.cpuStats(), devices.isEmpty() ? ru.deviceStats() : List.copyOf(devices)), taskUsage.timestamp(), taskUsage.pids(),
-                        taskUsage.pressure()));
+                        taskUsage.pressure(), taskUsage.memoryEvents()));
             }
         }
         var top = usage.resourceUsage();

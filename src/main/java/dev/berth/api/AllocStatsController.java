@@ -14,6 +14,7 @@ import dev.berth.api.AllocStatsDtos.AllocResourceUsage;
 import dev.berth.device.DeviceAllocator;
 import dev.berth.device.DeviceStatsView;
 import dev.berth.stats.AllocStats;
+import dev.berth.stats.TaskMemoryEventsCollector;
 import dev.berth.stats.TaskStatsCollector;
 import dev.berth.stats.TaskPressureCollector;
 import dev.berth.stats.TaskStatsSnapshot;
@@ -35,13 +36,15 @@ class AllocStatsController {
     private final TaskStatsCollector collector;
     private final DeviceAllocator devices;
     private final TaskPressureCollector pressure;
+    private final TaskMemoryEventsCollector memoryEvents;
     private final DeviceStatsView deviceStats;
     /** Keyed by alloc ID + NUL + task filter; emptied at every publish, so entries of destroyed allocs do not pile up. */
     private final Map<String, Built> built = new ConcurrentHashMap<>();
 
     AllocStatsController(AllocManager allocs, TaskStatsCollector collector, DeviceAllocator devices, DeviceStatsView deviceStats,
-            TaskPressureCollector pressure) {
+            TaskPressureCollector pressure, TaskMemoryEventsCollector memoryEvents) {
         this.deviceStats = deviceStats;
+        this.memoryEvents = memoryEvents;
         this.allocs = allocs;
         this.pressure = pressure;
         this.collector = collector;
@@ -63,7 +66,8 @@ class AllocStatsController {
             usage = cached.usage();
         } else {
             usage = AllocResourceUsage.of(AllocStats.of(snapshots, filter),
-                    s -> pressure.pressure(s.target().allocId(), s.target().task()).orElse(null));
+                    s -> pressure.pressure(s.target().allocId(), s.target().task()).orElse(null),
+                    s -> memoryEvents.events(s.target().allocId(), s.target().task()).orElse(null));
             if (!snapshots.isEmpty()) { // no task running: cheap to build, and kept out of the cache, which is
                 built.put(key, new Built(snapshots, usage)); // emptied only when the task stats publish
             }

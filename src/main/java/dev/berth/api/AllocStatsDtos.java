@@ -11,6 +11,7 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 
 import dev.berth.stats.AllocStats;
 import dev.berth.stats.TaskCpuStats;
+import dev.berth.stats.TaskMemoryEvents;
 import dev.berth.stats.TaskMemoryStats;
 import dev.berth.stats.TaskPressure;
 import dev.berth.stats.TaskResourceUsage;
@@ -32,13 +33,18 @@ final class AllocStatsDtos {
             @JsonProperty("Timestamp") long timestamp) {
 
         static AllocResourceUsage of(AllocStats stats) {
-            return of(stats, snapshot -> null);
+            return of(stats, snapshot -> null, snapshot -> null);
         }
 
-        /** @param pressure a task's PSI figures (null when it has none: cgroup v1, no PSI) */
-        static AllocResourceUsage of(AllocStats stats, Function<TaskStatsSnapshot, TaskPressure> pressure) {
+        /**
+         * @param pressure     a task's PSI figures (null when it has none: cgroup v1, no PSI)
+         * @param memoryEvents a task's memory event counters (null when it has none: no cgroup)
+         */
+        static AllocResourceUsage of(AllocStats stats, Function<TaskStatsSnapshot, TaskPressure> pressure,
+                Function<TaskStatsSnapshot, TaskMemoryEvents> memoryEvents) {
             Map<String, TaskResourceUsageDto> tasks = new LinkedHashMap<>();
-            stats.tasks().forEach((name, snapshot) -> tasks.put(name, TaskResourceUsageDto.of(snapshot, pressure.apply(snapshot))));
+            stats.tasks().forEach((name, snapshot) -> tasks.put(name,
+                    TaskResourceUsageDto.of(snapshot, pressure.apply(snapshot), memoryEvents.apply(snapshot))));
             boolean any = !tasks.isEmpty();
             // LatestAllocStats always answers a non-nil ResourceUsage, empty stats and DeviceStats [] when no task ran;
             // Measured is joinStringSet's result once a task was added, nil before.
@@ -51,20 +57,22 @@ final class AllocStatsDtos {
     }
 
     /**
-     * Nomad's task usage; {@code Pressure} is Berth's addition (cgroup v2 PSI), left out when the task has none, so
-     * Nomad clients, which ignore unknown fields, see Nomad's shape.
+     * Nomad's task usage; {@code Pressure} (cgroup v2 PSI) and {@code MemoryEvents} (the cgroup's memory event
+     * counters) are Berth's additions, each left out when the task has none, so Nomad clients, which ignore unknown
+     * fields, see Nomad's shape.
      */
     record TaskResourceUsageDto(
             @JsonProperty("ResourceUsage") ResourceUsage resourceUsage,
             @JsonProperty("Timestamp") long timestamp,
             @JsonProperty("Pids") Map<String, ResourceUsage> pids,
-            @JsonProperty("Pressure") @JsonInclude(JsonInclude.Include.NON_NULL) PressureDto pressure) {
+            @JsonProperty("Pressure") @JsonInclude(JsonInclude.Include.NON_NULL) PressureDto pressure,
+            @JsonProperty("MemoryEvents") @JsonInclude(JsonInclude.Include.NON_NULL) MemoryEventsDto memoryEvents) {
 
         TaskResourceUsageDto(ResourceUsage resourceUsage, long timestamp, Map<String, ResourceUsage> pids) {
-            this(resourceUsage, timestamp, pids, null);
+            this(resourceUsage, timestamp, pids, null, null);
         }
 
-        static TaskResourceUsageDto of(TaskStatsSnapshot snapshot, TaskPressure pressure) {
+        static TaskResourceUsageDto of(TaskStatsSnapshot snapshot, TaskPressure pressure, TaskMemoryEvents memoryEvents) {
             Map<String, ResourceUsage> pids = null;
             if (!snapshot.pids().isEmpty()) {
                 pids = new LinkedHashMap<>();
@@ -73,7 +81,33 @@ final class AllocStatsDtos {
                 }
             }
             return new TaskResourceUsageDto(ResourceUsage.of(snapshot.usage()), snapshot.timestampNanos(), pids,
-                    pressure == null || pressure.isEmpty() ? null : PressureDto.of(pressure));
+                    pressure == null || pressure.isEmpty() ? null : PressureDto.of(pressure), MemoryEventsDto.of(memoryEvents));
+        }
+    }
+
+    /**
+     * A task's memory event counters, each present only where its cgroup keeps it: v2 {@code Low}, {@code High},
+     * {@code Max}, {@code Oom}, {@code OomKill} ({@code memory.events}); v1 {@code Failcnt}, {@code MemswFailcnt},
+     * {@code OomKill} and {@code UnderOom} (a state: true while the cgroup is out of memory).
+     */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    record MemoryEventsDto(@JsonProperty("Low") Long low, @JsonProperty("High") Long high, @JsonProperty("Max") Long max,
+            @JsonProperty("Oom") Long oom, @JsonProperty("OomKill") Long oomKill, @JsonProperty("Failcnt") Long failcnt,
+            @JsonProperty("MemswFailcnt") Long memswFailcnt, @JsonProperty("UnderOom") Boolean underOom) {
+
+        static MemoryEventsDto of(TaskMemoryEvents e) {
+            if (e == null || e.isEmpty()) {
+                return null;
+            }
+            return new MemoryEventsDto(count(e, TaskMemoryEvents.Event.LOW), count(e, TaskMemoryEvents.Event.HIGH),
+                    count(e, TaskMemoryEvents.Event.MAX), count(e, TaskMemoryEvents.Event.OOM),
+                    count(e, TaskMemoryEvents.Event.OOM_KILL), count(e, TaskMemoryEvents.Event.FAILCNT),
+                    count(e, TaskMemoryEvents.Event.MEMSW_FAILCNT),
+                    e.has(TaskMemoryEvents.Event.UNDER_OOM) ? e.underOom() : null);
+        }
+
+        private static Long count(TaskMemoryEvents e, TaskMemoryEvents.Event event) {
+            return e.has(event) ? e.count(event) : null;
         }
     }
 

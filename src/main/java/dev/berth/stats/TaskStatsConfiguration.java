@@ -56,4 +56,12 @@ class TaskStatsConfiguration {
         return pressure;
     }
 
+    @Bean
+    TaskMemoryEventsCollector taskMemoryEventsCollector(TaskStatsCollector collector, BerthMetrics metrics, StatsProperties stats) {
+        TaskMemoryEventsCollector events = new TaskMemoryEventsCollector(stats.memoryHighBurst(), stats.memoryHighBurstQuiet(),
+                new TaskMemoryEventsMetrics(metrics));
+        events.bind(collector);
+        return events;
+    }
+
 }

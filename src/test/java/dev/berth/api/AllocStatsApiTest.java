@@ -54,7 +54,16 @@ class AllocStatsApiTest {
         assertThat(names(usage.path("CpuStats"))).containsExactly("SystemMode", "UserMode", "TotalTicks", "ThrottledPeriods",
                 "ThrottledTime", "Percent", "Measured");
         JsonNode idle = busy.path("Tasks").path("idle");
-        assertThat(names(idle)).containsExactly("ResourceUsage", "Timestamp", "Pids");
+        // Nomad's three fields, then Berth's: the cgroup's memory event counters (and PSI on v2)
+        assertThat(names(idle)).startsWith("ResourceUsage", "Timestamp", "Pids").contains("MemoryEvents");
+        JsonNode memoryEvents = idle.path("MemoryEvents");
+        if (dev.berth.host.cgroup.HostCgroups.version() == dev.berth.host.cgroup.CgroupVersion.V2) {
+            assertThat(names(memoryEvents)).containsExactly("Low", "High", "Max", "Oom", "OomKill");
+        } else {
+            assertThat(names(memoryEvents)).contains("OomKill", "Failcnt", "UnderOom");
+            assertThat(memoryEvents.path("UnderOom").asBoolean()).isFalse();
+        }
+        assertThat(memoryEvents.path("OomKill").asLong()).isZero();
         assertThat(idle.path("Pids").isNull()).isTrue(); // cgroup-backed: no per-pid entries
         assertThat(idle.path("ResourceUsage").path("DeviceStats").isNull()).isTrue();
         // every field of this host's cgroup version is really read

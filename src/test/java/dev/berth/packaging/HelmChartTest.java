@@ -194,7 +194,7 @@ class HelmChartTest {
         List<Map<String, Object>> groups = at(rule, "spec", "groups");
         List<Object> alerts = groups.stream().flatMap(g -> ((List<Map<String, Object>>) cast(g.get("rules"))).stream())
                 .map(r -> r.get("alert")).filter(Objects::nonNull).toList();
-        assertThat(alerts).contains("BerthAgentDown", "BerthTaskRestartsSpiking", "BerthTaskOOMKilled", "BerthDeviceUnhealthy",
+        assertThat(alerts).contains("BerthAgentDown", "BerthTaskRestartsSpiking", "BerthTaskOOMKilled", "BerthTaskMemoryThrottled", "BerthDeviceUnhealthy",
                 "BerthDiskPressure", "BerthStatsCollectionLagging");
         // Helm must not have treated the alerts' Go templates as its own
         assertThat(Files.readString(CHART.resolve("files/prometheus/berth-rules.yml"))).contains("{{ $labels.node }}");

@@ -44,6 +44,8 @@ public record TaskEvent(String type, Instant time, String message, Map<String, S
     public static final String SIGNALING = "Signaling";
     /** An {@code alloc exec} session was started (Berth's type; Nomad emits no event for exec). */
     public static final String EXEC = "Exec";
+    /** The task's cgroup throttled it at {@code memory.high} in a burst (Berth's type; details hold the counts). */
+    public static final String MEMORY_THROTTLED = "Memory Throttled";
     public static final String SIBLING_FAILED = "Sibling Task Failed";
     public static final String LEADER_DEAD = "Leader Task Dead";
     public static final String MAIN_DEAD = "Main Tasks Dead";
@@ -165,6 +167,16 @@ public record TaskEvent(String type, Instant time, String message, Map<String, S
         String message = "Exec session started: " + command + (tty ? " (tty)" : "");
         return of(EXEC, now, message, Map.of("exec_command", String.join(" ", command), "tty", Boolean.toString(tty),
                 "message", message), false);
+    }
+
+    /**
+     * A burst of {@code memory.high} throttling (Berth's own type): the message says it in words, {@code details} hold
+     * the counters ({@code memory_high_events}, {@code memory_high_total}, …).
+     */
+    public static TaskEvent memoryThrottled(Instant now, String message, Map<String, String> details) {
+        Map<String, String> all = new LinkedHashMap<>(details);
+        all.put("message", message);
+        return of(MEMORY_THROTTLED, now, message, all, false);
     }
 
     public static TaskEvent driverFailure(Instant now, String error) {
