@@ -15,13 +15,15 @@ import dev.berth.stats.TaskStatsTarget.TaskKey;
  * reader is closed, and closed exactly once, and no one waits for a stuck read:
  *
  * <pre>
- *   IDLE ── claim (tick) ──▶ QUEUED ── read thread starts ──▶ READING ── read ends ──▶ IDLE
- *                              │                                  │
- *              unclaim (the read did not start) ──▶ IDLE          │
- *                              │                                  │
- *         remove ▼                                remove ▼
- *   REMOVED_QUEUED ── read thread starts or unclaim ──▶ CLOSED      REMOVED_READING ── read ends ──▶ CLOSED
- *   (IDLE ── remove ──▶ CLOSED at once)
+ *   who             from              to
+ *   tick            IDLE            → QUEUED            claim: a read is due
+ *   read thread     QUEUED          → READING → IDLE    read: samples, then hands it back
+ *   tick            QUEUED          → IDLE              unclaim: its read did not start by the deadline
+ *   remover         IDLE            → CLOSED            remove: closes the reader at once
+ *   remover         QUEUED          → REMOVED_QUEUED    remove: the read thread or the tick's unclaim closes it
+ *   remover         READING         → REMOVED_READING   remove: the read's end closes it
+ *   read / tick     REMOVED_QUEUED  → CLOSED            closes the reader, nothing read
+ *   read thread     REMOVED_READING → CLOSED            closes the reader, the sample is dropped
  * </pre>
  *
  * The move to {@code CLOSED} closes the reader's files. Thread-safe.
