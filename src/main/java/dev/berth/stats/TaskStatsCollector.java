@@ -34,7 +34,7 @@ import dev.berth.stats.TaskStatsTarget.TaskKey;
  * the API's requests use. A tick waits for the reads up to one interval; a read that takes longer than a tenth of the
  * interval (a hung cgroupfs, a D-state process) stops holding a read slot and is left to finish in the background, its
  * task keeps its previous snapshot, and it is not read again until it returns — so one slow task never delays the
- * others.
+ * others. Which thread may read, and which closes, a task's reader is its {@link SampledTask}'s one state.
  *
  * <p>While no task is registered the tick is not armed at all (after one tick that published the empty map): an idle
  * agent spends nothing here; the next registration arms it again, with a first tick at once.
