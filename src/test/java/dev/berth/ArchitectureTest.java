@@ -46,9 +46,7 @@ class ArchitectureTest {
             "dev/berth/driver/rawexec/RawExecDriver.java",
             "the whole TaskDriver contract for raw_exec (start, recover, wait, stop, destroy, signal, exec)",
             "dev/berth/job/LocalScheduler.java",
-            "the scheduling loop carries out a JobPlan: placement, reschedule and stop of one job in one pass",
-            "dev/berth/stats/TaskStatsCollector.java",
-            "registry, tick and snapshot publication share one copy-on-write state that readers never lock");
+            "the scheduling loop carries out a JobPlan: placement, reschedule and stop of one job in one pass");
 
     private static JavaClasses classes;
 

@@ -58,8 +58,8 @@ public class TaskCollectorBenchmark {
         manager = new CgroupManager(CgroupMounts.parse(Files.readAllLines(Path.of("/proc/self/mountinfo"))),
                 new NodeIdentity(UUID.randomUUID().toString()), CgroupManager.REAL_SLEEPER);
         Clock clock = Clock.systemUTC();
-        collector = new TaskStatsCollector(true, Duration.ofSeconds(10), new TaskStatsReaders(Path.of("/proc"), clock),
-                new TaskCpuCapacity(2000, 2), clock);
+        collector = new TaskStatsCollector(true, Duration.ofSeconds(10), new TaskStatsReaders(Path.of("/proc"), clock, DescriptorBudget.ofProcessLimit()),
+                DescriptorBudget.ofProcessLimit(), new TaskCpuCapacity(2000, 2), clock);
         for (int i = 0; i < tasks; i++) {
             TaskCgroup cgroup = manager.create("alloc-" + i, "t", CgroupLimits.none()).orElseThrow();
             cgroups.add(cgroup);

@@ -57,7 +57,7 @@ public class TaskSampleBenchmark {
         sleep = new ProcessBuilder("sleep", "3600").start();
         cgroup.addProcess(sleep.pid());
         Clock clock = Clock.systemUTC();
-        TaskStatsReaders readers = new TaskStatsReaders(Path.of("/proc"), clock);
+        TaskStatsReaders readers = new TaskStatsReaders(Path.of("/proc"), clock, DescriptorBudget.ofProcessLimit());
         TaskStatsTarget cgroupTarget = new TaskStatsTarget("bench", "t", "j", "g", "default", cgroup.version(), cgroup.dirs(), 0, 0);
         TaskStatsTarget procTarget = new TaskStatsTarget("bench", "p", "j", "g", "default", dev.berth.host.cgroup.CgroupVersion.NONE,
                 Map.of(), sleep.pid(), dev.berth.host.ProcStat.read(sleep.pid()).orElseThrow().startTicks());

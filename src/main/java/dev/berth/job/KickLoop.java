@@ -14,8 +14,12 @@ import org.slf4j.LoggerFactory;
  * for a pass to do: no job at all) the loop sleeps until kicked or told to {@linkplain #recheckPeriodic() ask again},
  * so an idle agent does not run a pass every second; {@code periodic} is asked before every wait, and whatever makes it
  * true must {@link #kick()} the loop or have it {@link #recheckPeriodic()}. It can be stopped and started again (Spring's test framework pauses idle
- * cached contexts): each start begins a new generation, and a loop of an older generation ends at its next turn; a
+ * cached contexts): each start begins a new loop, and the one it replaced ends at its next turn; a
  * restarted loop runs a pass at once.
+ *
+ * <p>Each start gives its loop a new number ({@code loopId}); {@code liveLoop} names the one loop allowed to run (0 once
+ * stopped). A loop whose number is no longer the live one ends at its next turn, so a stop followed at once by a start
+ * never leaves two loops running passes, even while the old one is still inside a pass.
  */
 public final class KickLoop {
 
@@ -30,12 +34,14 @@ public final class KickLoop {
     private final BooleanSupplier periodic;
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition signalled = lock.newCondition();
-    /** guarded by lock: a pass was asked for */
-    private boolean kicked;
-    /** guarded by lock: {@link #periodic} may have turned true and is to be asked again */
-    private boolean recheck;
-    private long generation;
-    private volatile long current;
+    /** Guarded by {@link #lock}: {@link #kick()} asked for a pass that has not run yet. */
+    private boolean passRequested;
+    /** Guarded by {@link #lock}: {@link #periodic} may have turned true and is to be asked again. */
+    private boolean periodicToRecheck;
+    /** Guarded by {@code this}: the number given to the last loop started (1, 2, …). */
+    private long lastLoopId;
+    /** The number of the loop allowed to run; 0 while stopped. Written under {@code this}, read by the loops. */
+    private volatile long liveLoop;
     private volatile State state = State.STOPPED;
     private Thread thread;
 
@@ -54,33 +60,33 @@ public final class KickLoop {
         this.periodic = periodic;
     }
 
-    /** Starts a loop unless one of the current generation runs. */
+    /** Starts a loop unless the live one runs. */
     public synchronized void start() {
-        if (thread != null && thread.isAlive() && current == generation && current != 0) {
+        if (running()) {
             return;
         }
-        long mine = ++generation;
-        current = mine;
-        // the generation is set before the thread starts, so the new loop can never see itself as stale
-        thread = Thread.ofVirtual().name(name).unstarted(() -> run(mine));
+        long loopId = ++lastLoopId;
+        liveLoop = loopId;
+        // the new loop is made live before its thread starts, so it can never see itself as stale
+        thread = Thread.ofVirtual().name(name).unstarted(() -> run(loopId));
         thread.start();
     }
 
     /** Ends the loop: it runs no further pass after the one in progress, if any. */
     public synchronized void stop() {
-        current = 0;
-        kick(); // wakes the old loop, which ends; the kick stays for a loop started later
+        liveLoop = 0;
+        kick(); // wakes the old loop, which ends; the requested pass stays for a loop started later
     }
 
     public synchronized boolean running() {
-        return thread != null && thread.isAlive() && current == generation && current != 0;
+        return thread != null && thread.isAlive() && liveLoop == lastLoopId && liveLoop != 0;
     }
 
     /** Asks for a pass now. */
     public void kick() {
         lock.lock();
         try {
-            kicked = true;
+            passRequested = true;
             signalled.signalAll();
         } finally {
             lock.unlock();
@@ -94,7 +100,7 @@ public final class KickLoop {
     public void recheckPeriodic() {
         lock.lock();
         try {
-            recheck = true;
+            periodicToRecheck = true;
             signalled.signalAll();
         } finally {
             lock.unlock();
@@ -111,11 +117,11 @@ public final class KickLoop {
         return thread == null ? Thread.State.NEW : thread.getState();
     }
 
-    private void run(long mine) {
+    private void run(long loopId) {
         try {
-            while (current == mine) {
+            while (liveLoop == loopId) {
                 try {
-                    if (!awaitTurn(mine)) {
+                    if (!awaitTurn(loopId)) {
                         return;
                     }
                     state = State.PASS;
@@ -130,7 +136,7 @@ public final class KickLoop {
                 }
             }
         } finally {
-            if (current == mine || current == 0) {
+            if (liveLoop == loopId || liveLoop == 0) {
                 state = State.STOPPED;
             }
         }
@@ -140,7 +146,7 @@ public final class KickLoop {
      * Waits for a kick, or for the period while passes are periodic. True: run a pass; false: this loop is stale.
      * A kick that arrives for a stale loop is left for the loop that replaced it.
      */
-    private boolean awaitTurn(long mine) throws InterruptedException {
+    private boolean awaitTurn(long loopId) throws InterruptedException {
         boolean timed = false;
         long deadline = 0;
         while (true) {
@@ -152,16 +158,16 @@ public final class KickLoop {
             lock.lockInterruptibly();
             try {
                 while (true) {
-                    if (current != mine) {
+                    if (liveLoop != loopId) {
                         return false;
                     }
-                    if (kicked) {
-                        kicked = false;
-                        recheck = false;
+                    if (passRequested) {
+                        passRequested = false;
+                        periodicToRecheck = false;
                         return true;
                     }
-                    if (recheck) {
-                        recheck = false;
+                    if (periodicToRecheck) {
+                        periodicToRecheck = false;
                         if (!timed) {
                             break; // ask periodic again, outside the lock
                         }

@@ -26,14 +26,14 @@ final class CgroupV1StatsReader implements TaskStatsReader {
     static final long NANOS_PER_USER_HZ_TICK = 10_000_000L; // USER_HZ is 100 on every Linux ABI
 
     /** memory.stat's keys: the hierarchical {@code total_*} ones (bits 0-4) win over the local ones (bits 5-9). */
-    private static final StatKeys MEMORY_STAT = new StatKeys("total_rss", "total_cache", "total_mapped_file",
+    private static final byte[][] MEMORY_STAT = CgroupFileBuffer.keys("total_rss", "total_cache", "total_mapped_file",
             "total_inactive_file", "total_swap", "rss", "cache", "mapped_file", "inactive_file", "swap");
-    private static final StatKeys CPUACCT_STAT = new StatKeys("user", "system");
-    private static final StatKeys CPU_STAT = new StatKeys("nr_throttled", "throttled_time");
+    private static final byte[][] CPUACCT_STAT = CgroupFileBuffer.keys("user", "system");
+    private static final byte[][] CPU_STAT = CgroupFileBuffer.keys("nr_throttled", "throttled_time");
 
     /** The sampling thread's buffer, taken at the start of each {@link #read()} (the reads are synchronized). */
     private CgroupFileBuffer buffer;
-    private final long[] values = new long[MEMORY_STAT.size()];
+    private final long[] values = new long[MEMORY_STAT.length];
     /** One builder for all samples (reads are synchronized; {@link TaskMemoryStats.Builder#build()} copies out). */
     private final TaskMemoryStats.Builder memory = new TaskMemoryStats.Builder();
     /** The last sample: given again while the files say what they said then (an idle task: no CPU used, no page charged). */
@@ -47,7 +47,10 @@ final class CgroupV1StatsReader implements TaskStatsReader {
     private final KernelFile cpuacctStat;
     private final KernelFile cpuStat;
 
-    CgroupV1StatsReader(Map<String, Path> dirs) {
+    private final DescriptorBudget budget;
+
+    CgroupV1StatsReader(Map<String, Path> dirs, DescriptorBudget budget) {
+        this.budget = budget;
         Path memory = dirs.get("memory");
         Path cpuacct = dirs.get("cpuacct");
         Path cpu = dirs.get("cpu");
@@ -75,7 +78,7 @@ final class CgroupV1StatsReader implements TaskStatsReader {
         readSingle(kmemUsage, memory, KERNEL_USAGE);
         readSingle(kmemMaxUsage, memory, KERNEL_MAX_USAGE);
         if (memoryStat != null && load(memoryStat)) {
-            long found = MEMORY_STAT.scan(buffer, values);
+            long found = buffer.scan(MEMORY_STAT, values);
             pick(memory, RSS, found, 0, 5);
             pick(memory, CACHE, found, 1, 6);
             pick(memory, MAPPED_FILE, found, 2, 7);
@@ -97,7 +100,7 @@ final class CgroupV1StatsReader implements TaskStatsReader {
             cpuFields |= 1 << TaskCpuField.PERCENT.ordinal();
         }
         if (cpuacctStat != null && load(cpuacctStat)) {
-            long found = CPUACCT_STAT.scan(buffer, values);
+            long found = buffer.scan(CPUACCT_STAT, values);
             if ((found & 1) != 0) {
                 userNs = values[0] * NANOS_PER_USER_HZ_TICK;
                 cpuFields |= 1 << TaskCpuField.USER_MODE.ordinal();
@@ -108,7 +111,7 @@ final class CgroupV1StatsReader implements TaskStatsReader {
             }
         }
         if (cpuStat != null && load(cpuStat)) {
-            long found = CPU_STAT.scan(buffer, values);
+            long found = buffer.scan(CPU_STAT, values);
             if ((found & 1) != 0) {
                 throttledPeriods = values[0];
                 cpuFields |= 1 << TaskCpuField.THROTTLED_PERIODS.ordinal();
@@ -154,11 +157,11 @@ final class CgroupV1StatsReader implements TaskStatsReader {
         }
     }
 
-    private static KernelFile file(Path dir, String name) {
-        return dir == null ? null : new KernelFile(dir.resolve(name));
+    private KernelFile file(Path dir, String name) {
+        return dir == null ? null : new KernelFile(dir.resolve(name), budget);
     }
 
-    private static KernelFile existing(Path dir, String name) {
-        return dir != null && Files.exists(dir.resolve(name)) ? new KernelFile(dir.resolve(name)) : null;
+    private KernelFile existing(Path dir, String name) {
+        return dir != null && Files.exists(dir.resolve(name)) ? new KernelFile(dir.resolve(name), budget) : null;
     }
 }

@@ -20,8 +20,8 @@ import static dev.berth.stats.TaskMemoryField.WORKING_SET;
  */
 final class CgroupV2StatsReader implements TaskStatsReader {
 
-    private static final StatKeys MEMORY_STAT = new StatKeys("anon", "file", "inactive_file");
-    private static final StatKeys CPU_STAT = new StatKeys("usage_usec", "user_usec", "system_usec", "nr_throttled",
+    private static final byte[][] MEMORY_STAT = CgroupFileBuffer.keys("anon", "file", "inactive_file");
+    private static final byte[][] CPU_STAT = CgroupFileBuffer.keys("usage_usec", "user_usec", "system_usec", "nr_throttled",
             "throttled_usec");
 
     private static final TaskCpuField[] CPU_FIELDS = {TaskCpuField.PERCENT, TaskCpuField.USER_MODE, TaskCpuField.SYSTEM_MODE,
@@ -29,10 +29,10 @@ final class CgroupV2StatsReader implements TaskStatsReader {
 
     /** The sampling thread's buffer, taken at the start of each {@link #read()} (the reads are synchronized). */
     private CgroupFileBuffer buffer;
-    private final long[] values = new long[CPU_STAT.size()];
+    private final long[] values = new long[CPU_STAT.length];
     /** One builder for all samples (reads are synchronized; {@link TaskMemoryStats.Builder#build()} copies out). */
     private final TaskMemoryStats.Builder memory = new TaskMemoryStats.Builder();
-    private final long[] cpu = new long[CPU_STAT.size()];
+    private final long[] cpu = new long[CPU_STAT.length];
     /** The last sample: given again while the files say what they said then (an idle task). */
     private TaskRawSample last;
     private final KernelFile current;
@@ -41,12 +41,13 @@ final class CgroupV2StatsReader implements TaskStatsReader {
     private final KernelFile swapCurrent;
     private final KernelFile cpuStat;
 
-    CgroupV2StatsReader(Path dir) {
-        current = new KernelFile(dir.resolve("memory.current"));
-        peak = Files.exists(dir.resolve("memory.peak")) ? new KernelFile(dir.resolve("memory.peak")) : null;
-        memoryStat = new KernelFile(dir.resolve("memory.stat"));
-        swapCurrent = Files.exists(dir.resolve("memory.swap.current")) ? new KernelFile(dir.resolve("memory.swap.current")) : null;
-        cpuStat = new KernelFile(dir.resolve("cpu.stat"));
+    CgroupV2StatsReader(Path dir, DescriptorBudget budget) {
+        current = new KernelFile(dir.resolve("memory.current"), budget);
+        peak = Files.exists(dir.resolve("memory.peak")) ? new KernelFile(dir.resolve("memory.peak"), budget) : null;
+        memoryStat = new KernelFile(dir.resolve("memory.stat"), budget);
+        swapCurrent = Files.exists(dir.resolve("memory.swap.current"))
+                ? new KernelFile(dir.resolve("memory.swap.current"), budget) : null;
+        cpuStat = new KernelFile(dir.resolve("cpu.stat"), budget);
     }
 
     @Override
@@ -63,7 +64,7 @@ final class CgroupV2StatsReader implements TaskStatsReader {
             memory.set(SWAP, buffer.firstLong());
         }
         if (load(memoryStat)) {
-            long found = MEMORY_STAT.scan(buffer, values);
+            long found = buffer.scan(MEMORY_STAT, values);
             if ((found & 1) != 0) {
                 memory.set(RSS, values[0]);
             }
@@ -79,8 +80,8 @@ final class CgroupV2StatsReader implements TaskStatsReader {
         long[] cpu = this.cpu;
         Arrays.fill(cpu, 0);
         if (load(cpuStat)) {
-            long found = CPU_STAT.scan(buffer, values);
-            for (int i = 0; i < CPU_STAT.size(); i++) {
+            long found = buffer.scan(CPU_STAT, values);
+            for (int i = 0; i < CPU_STAT.length; i++) {
                 if ((found & (1L << i)) != 0) {
                     cpu[i] = i == 3 ? values[i] : values[i] * 1_000L; // usec → ns
                     cpuFields |= 1 << CPU_FIELDS[i].ordinal();

@@ -5,7 +5,6 @@ import java.nio.channels.FileChannel;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * One cgroup file of a task, opened once and re-read from offset 0 with {@code pread(2)} at every sample: the path
@@ -14,56 +13,33 @@ import java.util.concurrent.atomic.AtomicInteger;
  * call straight into the buffer's array ({@link NativePread}); on 21 it goes through a {@code FileChannel}. cgroupfs files are seq files, which restart
  * at offset 0 and fill a read as far as the buffer allows, so a short read is the end of the file.
  *
- * <p>Descriptors are bounded by what the process can spare: kernel files together hold at most the descriptor limit
- * less an eighth of it (at least 1,024: sockets, the state database, the JVM's own) and less {@value #OWN_PER_TASK}
- * per sampled task (each task also holds descriptors of its own: log FIFOs, its pidfd, the shim's pipe),
- * re-checked at every read. Past that a file gives its descriptor back and is opened and closed per read.
- * With a hard limit of 524,288 that never binds; with 20,000 it holds all nine v1 files of up to ~1,000 tasks and
- * none from ~2,200.
+ * <p>Kept-open descriptors come out of the agent's {@link DescriptorBudget}, re-checked at every read: past it a file
+ * gives its descriptor back and is opened and closed per read.
  * Not thread-safe; the owning reader serialises reads and {@link #close()}.
  */
 final class KernelFile implements AutoCloseable {
 
-    /** Descriptors a sampled task is assumed to hold besides its kernel files. */
-    static final int OWN_PER_TASK = 8;
-    private static final long LIMIT = maxDescriptors();
-    private static final AtomicInteger HELD = new AtomicInteger();
-    private static volatile int tasks;
-
     private final Path path;
+    private final DescriptorBudget budget;
     private final boolean nativeReads;
     /** The kept-open descriptor when reads go through {@link NativePread}; -1 when not open that way. */
     private int fd = -1;
     private FileChannel channel;
     private boolean closed;
 
-    KernelFile(Path path) {
-        this(path, NativePread.AVAILABLE);
+    KernelFile(Path path, DescriptorBudget budget) {
+        this(path, budget, NativePread.AVAILABLE);
     }
 
     /** @param nativeReads read through {@link NativePread} (Java 22+) rather than a {@code FileChannel} */
-    KernelFile(Path path, boolean nativeReads) {
+    KernelFile(Path path, DescriptorBudget budget, boolean nativeReads) {
         this.path = path;
+        this.budget = budget;
         this.nativeReads = nativeReads;
     }
 
     Path path() {
         return path;
-    }
-
-    /** How many descriptors kernel files hold now (all tasks). */
-    static int held() {
-        return HELD.get();
-    }
-
-    /** The number of tasks being sampled (the collector tells). */
-    static void sampledTasks(int count) {
-        tasks = count;
-    }
-
-    /** How many descriptors kernel files may hold now. */
-    static long allowed() {
-        return LIMIT - Math.max(1024, LIMIT / 8) - (long) OWN_PER_TASK * tasks;
     }
 
     /**
@@ -75,29 +51,28 @@ final class KernelFile implements AutoCloseable {
         if (closed) {
             return false;
         }
-        if (isOpen() && HELD.get() > allowed()) {
+        if (isOpen() && budget.overdrawn()) {
             release(); // more tasks arrived since it was opened: give the descriptor back
         }
-        if (!isOpen() && HELD.incrementAndGet() <= allowed()) {
+        if (!isOpen() && budget.tryHold()) {
             if (nativeReads) {
                 fd = NativePread.open(path);
                 if (fd < 0) {
-                    HELD.decrementAndGet(); // gone (or not readable): the plain read below says which
+                    budget.release(); // gone (or not readable): the plain read below says which
                     return buffer.load(path.toString());
                 }
             } else {
                 try {
                     channel = FileChannel.open(path, StandardOpenOption.READ);
                 } catch (NoSuchFileException gone) {
-                    HELD.decrementAndGet();
+                    budget.release();
                     return false;
                 } catch (IOException | RuntimeException e) {
-                    HELD.decrementAndGet();
+                    budget.release();
                     throw e;
                 }
             }
         } else if (!isOpen()) {
-            HELD.decrementAndGet();
             return buffer.load(path.toString()); // over budget: open, read, close
         }
         boolean read;
@@ -137,7 +112,7 @@ final class KernelFile implements AutoCloseable {
         if (fd >= 0) {
             NativePread.close(fd);
             fd = -1;
-            HELD.decrementAndGet();
+            budget.release();
         }
         if (channel != null) {
             try {
@@ -146,16 +121,8 @@ final class KernelFile implements AutoCloseable {
                 // a read-only descriptor: nothing was buffered
             } finally {
                 channel = null;
-                HELD.decrementAndGet();
+                budget.release();
             }
         }
-    }
-
-    private static long maxDescriptors() {
-        if (java.lang.management.ManagementFactory.getOperatingSystemMXBean()
-                instanceof com.sun.management.UnixOperatingSystemMXBean unix) {
-            return Math.max(0, unix.getMaxFileDescriptorCount());
-        }
-        return 0;
     }
 }

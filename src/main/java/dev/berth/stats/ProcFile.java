@@ -18,7 +18,7 @@ final class ProcFile implements AutoCloseable {
 
     ProcFile(String path) {
         this.path = path;
-        this.file = new KernelFile(Path.of(path));
+        this.file = new KernelFile(Path.of(path), DescriptorBudget.ofReserve()); // always held: the reserve covers it
     }
 
     /**

@@ -42,14 +42,17 @@ public class TaskPressureCollector {
     static final BerthMetric TOTAL_SECONDS = BerthMetric.nomadOnly("nomad.client.allocs.pressure.stalled_seconds");
 
     private final BerthMetrics metrics;
+    /** The agent's descriptor budget: the pressure files are kept open out of it, as the stats readers' are. */
+    private final DescriptorBudget budget;
     private final Map<TaskKey, Long> sampledAt = new HashMap<>();
     /** The v2 tasks' kept-open pressure files; closed when their task leaves the snapshots. */
     private final Map<TaskKey, TaskPressureFiles> files = new HashMap<>();
     private final Map<MeterKey, Meter> meters = new HashMap<>();
     private volatile Map<TaskKey, TaskPressure> latest = Map.of();
 
-    public TaskPressureCollector(BerthMetrics metrics) {
+    public TaskPressureCollector(BerthMetrics metrics, DescriptorBudget budget) {
         this.metrics = metrics;
+        this.budget = budget;
     }
 
     /** Follows the collector: reads after each tick, drops a task's figures and series when it is unregistered. */
@@ -117,7 +120,7 @@ public class TaskPressureCollector {
         if (kept != null) {
             kept.close();
         }
-        TaskPressureFiles opened = new TaskPressureFiles(dir);
+        TaskPressureFiles opened = new TaskPressureFiles(dir, budget);
         files.put(key, opened);
         return opened;
     }

@@ -17,11 +17,11 @@ final class TaskPressureFiles implements AutoCloseable {
     private final KernelFile memory;
     private final KernelFile io;
 
-    TaskPressureFiles(Path dir) {
+    TaskPressureFiles(Path dir, DescriptorBudget budget) {
         this.dir = dir;
-        this.cpu = new KernelFile(dir.resolve("cpu.pressure"));
-        this.memory = new KernelFile(dir.resolve("memory.pressure"));
-        this.io = new KernelFile(dir.resolve("io.pressure"));
+        this.cpu = new KernelFile(dir.resolve("cpu.pressure"), budget);
+        this.memory = new KernelFile(dir.resolve("memory.pressure"), budget);
+        this.io = new KernelFile(dir.resolve("io.pressure"), budget);
     }
 
     Path dir() {

@@ -3,7 +3,10 @@ package dev.berth.stats;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -13,7 +16,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 import java.util.function.Function;
 
@@ -32,7 +34,7 @@ import dev.berth.stats.TaskStatsTarget.TaskKey;
  * the API's requests use. A tick waits for the reads up to one interval; a read that takes longer than a tenth of the
  * interval (a hung cgroupfs, a D-state process) stops holding a read slot and is left to finish in the background, its
  * task keeps its previous snapshot, and it is not read again until it returns — so one slow task never delays the
- * others.
+ * others. Which thread may read, and which closes, a task's reader is its {@link SampledTask}'s one state.
  *
  * <p>While no task is registered the tick is not armed at all (after one tick that published the empty map): an idle
  * agent spends nothing here; the next registration arms it again, with a first tick at once.
@@ -47,21 +49,21 @@ public class TaskStatsCollector implements SmartLifecycle {
     private final boolean enabled;
     private final Duration interval;
     private final Function<TaskStatsTarget, TaskStatsReader> readers;
+    private final DescriptorBudget budget;
     private final TaskCpuCapacity capacity;
     private final Clock clock;
-    private final Map<TaskKey, Entry> entries = new ConcurrentHashMap<>();
-    private final List<Consumer<Map<TaskKey, TaskStatsSnapshot>>> listeners = new CopyOnWriteArrayList<>();
     private final int parallelism;
+    /** The registered tasks; written by {@link #register} and {@link #unregister}, read by the tick. */
+    private final Map<TaskKey, SampledTask> tasks = new ConcurrentHashMap<>();
+    private final List<Consumer<Map<TaskKey, TaskStatsSnapshot>>> listeners = new CopyOnWriteArrayList<>();
+    /** Replaced (under {@link #tickLock}) by a {@link #start()} after a stop; read by the tick. */
     private volatile StatsReadPool reads;
-    /** Set when a task got its first snapshot or was unregistered or replaced: the next publish lays the tasks out anew. */
-    private final AtomicBoolean structureChanged = new AtomicBoolean();
-    // one tick's snapshots, laid out once per change of the task set, so a /stats request is a lookup, not a scan
-    private volatile PublishedSnapshots published = PublishedSnapshots.EMPTY;
-    /** The entries of {@link #published}'s slots, in its layout's order; written by {@link #publish()} only. */
-    private volatile Entry[] publishedEntries = new Entry[0];
-    private volatile ScheduledExecutorService ticker;
+    /** The last published snapshots; replaced whole by {@link #publish()}, read by every request. */
+    private volatile Published published = Published.NONE;
     /** Whether the last publish told the listeners "no task": then a tick with no task has nothing to do. */
     private volatile boolean publishedNothing;
+    /** The tick's scheduler; null while stopped. Guarded by {@link #tickLock}. */
+    private ScheduledExecutorService ticker;
     /**
      * The periodic tick; null while stopped and while idle (no task registered and the empty map published): the first
      * registration arms it again. Guarded by {@link #tickLock}.
@@ -70,17 +72,18 @@ public class TaskStatsCollector implements SmartLifecycle {
     private final Object tickLock = new Object();
 
     public TaskStatsCollector(boolean enabled, Duration interval, Function<TaskStatsTarget, TaskStatsReader> readers,
-            TaskCpuCapacity capacity, Clock clock) {
-        this(enabled, interval, readers, capacity, clock, StatsReadPool.defaultParallelism());
+            DescriptorBudget budget, TaskCpuCapacity capacity, Clock clock) {
+        this(enabled, interval, readers, budget, capacity, clock, StatsReadPool.defaultParallelism());
     }
 
     /** @param parallelism how many task reads run at once (a stuck read does not count after a tenth of the interval) */
     TaskStatsCollector(boolean enabled, Duration interval, Function<TaskStatsTarget, TaskStatsReader> readers,
-            TaskCpuCapacity capacity, Clock clock, int parallelism) {
+            DescriptorBudget budget, TaskCpuCapacity capacity, Clock clock, int parallelism) {
         this.parallelism = parallelism;
         this.enabled = enabled;
         this.interval = interval;
         this.readers = readers;
+        this.budget = budget;
         this.capacity = capacity;
         this.clock = clock;
         this.reads = newReadPool();
@@ -91,46 +94,45 @@ public class TaskStatsCollector implements SmartLifecycle {
         if (!enabled) {
             return;
         }
-        Entry entry = new Entry(target.key(), new TaskSampler(target, readers.apply(target), capacity, clock));
-        Entry replaced = entries.put(target.key(), entry);
-        if (replaced != null) {
-            entry.snapshot = replaced.snapshot; // the old reader's last sample stays published until the new reader's first
-            replaced.remove();
-            structureChanged.set(true);
+        TaskSampler sampler = new TaskSampler(target, readers.apply(target), capacity, clock);
+        SampledTask[] replaced = new SampledTask[1];
+        tasks.compute(target.key(), (key, old) -> {
+            replaced[0] = old;
+            return old == null ? new SampledTask(key, sampler) : new SampledTask(key, sampler, old);
+        });
+        if (replaced[0] != null) {
+            replaced[0].remove();
         }
-        KernelFile.sampledTasks(entries.size());
+        budget.sampledTasks(tasks.size());
         synchronized (tickLock) {
-            ScheduledExecutorService scheduler = ticker;
-            if (tickTask == null && scheduler != null && !scheduler.isShutdown()) {
-                tickTask = schedule(scheduler); // the ticks sleep while no task runs: this one wakes them
+            if (tickTask == null && ticker != null && !ticker.isShutdown()) {
+                tickTask = schedule(ticker); // the ticks sleep while no task runs: this one wakes them
             }
         }
     }
 
     /** Stops sampling (exited/stop) and drops the task's snapshot at once, so its metric series disappear. */
     public void unregister(String allocId, String task) {
-        TaskKey key = new TaskKey(allocId, task);
-        Entry removed = entries.remove(key);
+        SampledTask removed = tasks.remove(new TaskKey(allocId, task));
         if (removed != null) {
             removed.remove();
-            KernelFile.sampledTasks(entries.size());
-            structureChanged.set(true);
+            budget.sampledTasks(tasks.size());
             publish();
         }
     }
 
     /** The latest snapshot of every registered task that has been sampled at least once. Immutable. */
     public Map<TaskKey, TaskStatsSnapshot> snapshots() {
-        return published;
+        return published.byTask();
     }
 
     public Optional<TaskStatsSnapshot> snapshot(String allocId, String task) {
-        return Optional.ofNullable(published.get(new TaskKey(allocId, task)));
+        return Optional.ofNullable(published.byTask().get(new TaskKey(allocId, task)));
     }
 
     /** The snapshots of one allocation's tasks (immutable; empty when none). A map lookup, whatever the task count. */
     public List<TaskStatsSnapshot> snapshotsOf(String allocId) {
-        return published.ofAlloc(allocId);
+        return published.byAlloc().getOrDefault(allocId, List.of());
     }
 
     /**
@@ -150,130 +152,60 @@ public class TaskStatsCollector implements SmartLifecycle {
      * registered and the empty map already published, it does nothing (publishing it again would change nothing).
      */
     public void collect() {
-        if (publishedNothing && entries.isEmpty()) {
+        if (publishedNothing && tasks.isEmpty()) {
             return; // no task, and the listeners already have the empty map: an idle agent's tick is this check
         }
-        Entry[] laidOut = publishedEntries;
-        // no task came, went or got its first sample since the last publish: the registry is the published entries
-        // (an entry removed meanwhile cannot be claimed below: its removal claimed it for good)
-        Iterable<Entry> current = !structureChanged.get() && laidOut.length == entries.size() ? Arrays.asList(laidOut)
-                : entries.values();
-        List<Entry> due = new ArrayList<>(entries.size());
-        for (Entry entry : current) {
-            if (entry.reading.compareAndSet(false, true)) {
-                due.add(entry);
+        List<SampledTask> due = new ArrayList<>(tasks.size());
+        for (SampledTask task : tasks.values()) {
+            if (task.claim()) {
+                due.add(task);
             } else {
-                log.debug("Stats read of {} still running from an earlier tick; keeping its previous sample", entry.key);
+                log.debug("Stats read of {} still running from an earlier tick; keeping its previous sample", task.key());
             }
         }
         try {
-            List<Entry> skipped = reads.runAll(due, this::sampleOne, System.nanoTime() + interval.toNanos());
-            skipped.forEach(e -> e.reading.set(false));
+            List<SampledTask> skipped = reads.runAll(due, SampledTask::read, System.nanoTime() + interval.toNanos());
+            skipped.forEach(SampledTask::unclaim);
             if (!skipped.isEmpty()) {
                 log.debug("{} task stats reads not started within {}", skipped.size(), interval);
             }
         } catch (InterruptedException e) {
-            due.forEach(entry -> entry.reading.compareAndSet(true, !entry.started));
+            due.forEach(SampledTask::unclaim); // gives back the claims whose read did not start
             Thread.currentThread().interrupt();
         }
         publish();
     }
 
-    private void sampleOne(Entry entry) {
-        TaskKey key = entry.key;
-        entry.started = true;
-        try {
-            TaskStatsSnapshot snapshot = entry.sampler.sample();
-            if (!entry.removed) { // not unregistered or replaced while reading
-                boolean first = entry.snapshot == null;
-                entry.snapshot = snapshot;
-                if (first) {
-                    structureChanged.set(true);
-                }
-            }
-        } catch (Exception | LinkageError e) {
-            if (entry.failureLogged.compareAndSet(false, true)) {
-                log.warn("Cannot read stats of task {}/{}: {}", key.allocId(), key.task(), e.toString());
-            }
-        } finally {
-            entry.started = false;
-            entry.reading.set(false);
-            if (entry.removed) {
-                entry.retire(); // unregistered or replaced while reading: its reader's files are not needed any more
-            }
-        }
-    }
-
-    /**
-     * Publishes the latest snapshot of every registered task. While no task came or went since the last publish this
-     * is one array of the tick's snapshots in the previous layout (no map lookup); otherwise the tasks are laid out anew
-     * (and the snapshots of tasks unregistered while their read ran are dropped).
-     */
+    /** Publishes the latest snapshot of every registered task, then tells the listeners. */
     private synchronized void publish() {
-        PublishedSnapshots next = structureChanged.get() ? null : inSameLayout(published.layout());
-        if (next == null) {
-            next = inNewLayout();
-        }
+        Published next = Published.of(tasks.values());
         published = next;
         for (Consumer<Map<TaskKey, TaskStatsSnapshot>> listener : listeners) {
             try {
-                listener.accept(next);
+                listener.accept(next.byTask());
             } catch (RuntimeException e) {
                 log.warn("Task stats listener failed", e);
             }
         }
-        publishedNothing = next.isEmpty();
-    }
-
-    /** The latest snapshots in {@code layout}'s slots; null when a task of it was unregistered or replaced. */
-    private PublishedSnapshots inSameLayout(PublishedSnapshots.Layout layout) {
-        Entry[] slots = publishedEntries;
-        if (layout.size() != slots.length) {
-            return null;
-        }
-        TaskStatsSnapshot[] values = new TaskStatsSnapshot[slots.length];
-        for (int i = 0; i < values.length; i++) {
-            values[i] = slots[i].snapshot;
-            if (slots[i].removed || values[i] == null) {
-                return null;
-            }
-        }
-        return new PublishedSnapshots(layout, values);
-    }
-
-    private PublishedSnapshots inNewLayout() {
-        structureChanged.set(false); // a task sampled for the first time from now on marks the next publish
-        List<Entry> sampled = new ArrayList<>(entries.size());
-        List<TaskStatsSnapshot> values = new ArrayList<>(entries.size());
-        for (Entry entry : entries.values()) {
-            TaskStatsSnapshot snapshot = entry.snapshot;
-            if (snapshot != null && !entry.removed) {
-                sampled.add(entry);
-                values.add(snapshot);
-            }
-        }
-        publishedEntries = sampled.toArray(Entry[]::new);
-        TaskKey[] keys = new TaskKey[publishedEntries.length];
-        for (int i = 0; i < keys.length; i++) {
-            keys[i] = publishedEntries[i].key;
-        }
-        return new PublishedSnapshots(PublishedSnapshots.Layout.of(keys), values.toArray(TaskStatsSnapshot[]::new));
+        publishedNothing = next.byTask().isEmpty();
     }
 
     @Override
     public void start() {
-        if (!enabled || ticker != null) {
+        if (!enabled) {
             return;
         }
-        if (reads.isShutdown()) { // a context that is stopped and started again
-            reads = newReadPool();
-        }
-        // the tick (publish, meter reconcile) is background work too: it yields the CPU to API requests
-        ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor(ThreadNiceness.lowered(
-                Thread.ofPlatform().name("berth-task-stats").daemon(true).factory(), ThreadNiceness.BACKGROUND));
         synchronized (tickLock) {
-            ticker = scheduler;
-            tickTask = schedule(scheduler);
+            if (ticker != null) {
+                return;
+            }
+            if (reads.isShutdown()) { // a context that is stopped and started again
+                reads = newReadPool();
+            }
+            // the tick (publish, meter reconcile) is background work too: it yields the CPU to API requests
+            ticker = Executors.newSingleThreadScheduledExecutor(ThreadNiceness.lowered(
+                    Thread.ofPlatform().name("berth-task-stats").daemon(true).factory(), ThreadNiceness.BACKGROUND));
+            tickTask = schedule(ticker);
         }
     }
 
@@ -289,10 +221,10 @@ public class TaskStatsCollector implements SmartLifecycle {
         } catch (Throwable e) {
             log.warn("Task stats tick failed; retrying next interval", e);
         }
-        if (publishedNothing && entries.isEmpty()) {
+        if (publishedNothing && tasks.isEmpty()) {
             synchronized (tickLock) {
-                // a registration puts its entry before it takes the lock: it either is seen here or re-arms the tick
-                if (entries.isEmpty() && tickTask != null) {
+                // a registration puts its task before it takes the lock: it either is seen here or re-arms the tick
+                if (tasks.isEmpty() && tickTask != null) {
                     tickTask.cancel(false); // nothing to sample or publish: sleep until a task registers
                     tickTask = null;
                 }
@@ -323,43 +255,33 @@ public class TaskStatsCollector implements SmartLifecycle {
 
     @Override
     public boolean isRunning() {
-        return ticker != null;
+        synchronized (tickLock) {
+            return ticker != null;
+        }
     }
 
     private StatsReadPool newReadPool() {
         return new StatsReadPool(parallelism, interval.dividedBy(10));
     }
 
-    private static final class Entry {
-        final TaskKey key;
-        final TaskSampler sampler;
-        final AtomicBoolean reading = new AtomicBoolean();
-        final AtomicBoolean failureLogged = new AtomicBoolean();
-        volatile boolean started;
-        /** Its latest sample; null before the first. */
-        volatile TaskStatsSnapshot snapshot;
-        /** Set once it left {@link #entries} (unregistered, or replaced by a new registration of the task). */
-        volatile boolean removed;
+    /** One publish: the snapshots by task and by allocation, both immutable. */
+    private record Published(Map<TaskKey, TaskStatsSnapshot> byTask, Map<String, List<TaskStatsSnapshot>> byAlloc) {
 
-        Entry(TaskKey key, TaskSampler sampler) {
-            this.key = key;
-            this.sampler = sampler;
-        }
+        static final Published NONE = new Published(Map.of(), Map.of());
 
-        /** Marks it out of the registry, then retires it (a read still running retires it when it ends). */
-        void remove() {
-            removed = true;
-            retire();
-        }
-
-        /**
-         * Closes the reader's files unless a read is running (a stuck read must not block the caller): then the read's
-         * own end retires it. Claiming {@link #reading} for good also keeps any later tick from reading it.
-         */
-        void retire() {
-            if (reading.compareAndSet(false, true)) {
-                sampler.close();
+        /** The latest snapshot of each task sampled at least once and not removed. */
+        static Published of(Collection<SampledTask> tasks) {
+            Map<TaskKey, TaskStatsSnapshot> byTask = new LinkedHashMap<>();
+            Map<String, List<TaskStatsSnapshot>> byAlloc = new HashMap<>();
+            for (SampledTask task : tasks) {
+                TaskStatsSnapshot snapshot = task.snapshot();
+                if (snapshot != null) {
+                    byTask.put(task.key(), snapshot);
+                    byAlloc.computeIfAbsent(task.key().allocId(), id -> new ArrayList<>(1)).add(snapshot);
+                }
             }
+            byAlloc.replaceAll((id, list) -> List.copyOf(list));
+            return new Published(Collections.unmodifiableMap(byTask), Collections.unmodifiableMap(byAlloc));
         }
     }
 }

@@ -35,11 +35,18 @@ class TaskStatsConfiguration {
         return new TaskCpuCapacity(mhzPerCore * cores, cores);
     }
 
+    /** The descriptors the kept-open task files (stats and pressure) may hold, out of the process's limit. */
     @Bean
-    TaskStatsCollector taskStatsCollector(BerthProperties properties, TaskCpuCapacity capacity, Clock clock) {
+    DescriptorBudget descriptorBudget() {
+        return DescriptorBudget.ofProcessLimit();
+    }
+
+    @Bean
+    TaskStatsCollector taskStatsCollector(BerthProperties properties, DescriptorBudget budget, TaskCpuCapacity capacity,
+            Clock clock) {
         BerthProperties.Telemetry telemetry = properties.telemetry();
         return new TaskStatsCollector(telemetry.publishAllocationMetrics(), telemetry.collectionInterval(),
-                new TaskStatsReaders(Path.of("/proc"), clock), capacity, clock);
+                new TaskStatsReaders(Path.of("/proc"), clock, budget), budget, capacity, clock);
     }
 
     @Bean
@@ -50,8 +57,9 @@ class TaskStatsConfiguration {
     }
 
     @Bean
-    TaskPressureCollector taskPressureCollector(TaskStatsCollector collector, BerthMetrics metrics) {
-        TaskPressureCollector pressure = new TaskPressureCollector(metrics);
+    TaskPressureCollector taskPressureCollector(TaskStatsCollector collector, BerthMetrics metrics,
+            DescriptorBudget budget) {
+        TaskPressureCollector pressure = new TaskPressureCollector(metrics, budget);
         pressure.bind(collector);
         return pressure;
     }

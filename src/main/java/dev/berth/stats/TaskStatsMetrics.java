@@ -46,9 +46,7 @@ public class TaskStatsMetrics {
     private final Map<TaskKey, Member> members = new HashMap<>();
     /** The label groups by their tags: tasks with the same labels share one (allocation-labels=false sums them). */
     private final Map<Tags, Group> groupsByTags = new HashMap<>();
-    /** The collector's layout at the last reconcile and each of its slots' member: a tick in it needs no lookups. */
-    private PublishedSnapshots.Layout layout;
-    private Member[] bySlot = new Member[0];
+    /** The label groups as an array, rebuilt when groups come or go. */
     private Group[] groups = new Group[0];
     private long tick;
 
@@ -70,44 +68,33 @@ public class TaskStatsMetrics {
 
     /**
      * Brings the meters in line with the snapshots. This runs every tick for every task (1,000 tasks: 14k series), so
-     * the steady state (the collector's same layout: no task came or went) walks its slots and their members and sums
-     * the usage of each group; members and groups are looked up, created and dropped only when tasks come or go, tags
-     * are built once per task, and meters are registered or removed only when a group appears, disappears, or starts or
-     * stops measuring a field.
+     * members and groups are looked up per task but created and dropped only when tasks come or go, tags are built once
+     * per task, and meters are registered or removed only when a group appears, disappears, or starts or stops
+     * measuring a field.
      */
     synchronized void reconcile(Map<TaskKey, TaskStatsSnapshot> snapshots) {
         long now = ++tick;
-        PublishedSnapshots laidOut = snapshots instanceof PublishedSnapshots published ? published : null;
-        if (laidOut != null && laidOut.layout() == layout && sameTargets(laidOut)) {
-            for (int slot = 0; slot < bySlot.length; slot++) {
-                add(bySlot[slot], laidOut.valueAt(slot), now);
+        boolean groupsChanged = false;
+        for (Map.Entry<TaskKey, TaskStatsSnapshot> entry : snapshots.entrySet()) {
+            TaskStatsSnapshot snapshot = entry.getValue();
+            Member member = members.get(entry.getKey());
+            if (member == null || member.target != snapshot.target()) { // new, or re-registered with a new target
+                member = new Member(snapshot.target(), group(tags(snapshot.target())));
+                members.put(entry.getKey(), member);
+                groupsChanged = true;
             }
-        } else {
-            Member[] slots = laidOut == null ? null : new Member[laidOut.size()];
-            int slot = 0;
-            for (Map.Entry<TaskKey, TaskStatsSnapshot> entry : snapshots.entrySet()) { // a layout iterates in slot order
-                TaskStatsSnapshot snapshot = entry.getValue();
-                Member member = members.get(entry.getKey());
-                if (member == null || member.target != snapshot.target()) {
-                    member = new Member(snapshot.target(), group(tags(snapshot.target())));
-                    members.put(entry.getKey(), member);
-                }
-                member.seen = now;
-                add(member, snapshot, now);
-                if (slots != null) {
-                    slots[slot++] = member;
-                }
+            member.seen = now;
+            add(member, snapshot, now);
+        }
+        groupsChanged |= members.values().removeIf(member -> member.seen != now);
+        groupsChanged |= groupsByTags.values().removeIf(group -> {
+            boolean gone = group.summedAt != now;
+            if (gone) {
+                group.removeAll();
             }
-            members.values().removeIf(member -> member.seen != now);
-            groupsByTags.values().removeIf(group -> {
-                boolean gone = group.summedAt != now;
-                if (gone) {
-                    group.removeAll();
-                }
-                return gone;
-            });
-            layout = laidOut == null ? null : laidOut.layout();
-            bySlot = slots == null ? new Member[0] : slots;
+            return gone;
+        });
+        if (groupsChanged) {
             groups = groupsByTags.values().toArray(Group[]::new);
         }
         for (Group group : groups) {
@@ -116,15 +103,6 @@ public class TaskStatsMetrics {
                 group.publish(mask(group.sum));
             }
         }
-    }
-
-    private boolean sameTargets(PublishedSnapshots snapshots) {
-        for (int slot = 0; slot < bySlot.length; slot++) {
-            if (bySlot[slot].target != snapshots.valueAt(slot).target()) {
-                return false; // a task re-registered under the same key
-            }
-        }
-        return true;
     }
 
     private void add(Member member, TaskStatsSnapshot snapshot, long now) {

@@ -11,17 +11,19 @@ final class TaskStatsReaders implements Function<TaskStatsTarget, TaskStatsReade
 
     private final Path proc;
     private final Clock clock;
+    private final DescriptorBudget budget;
 
-    TaskStatsReaders(Path proc, Clock clock) {
+    TaskStatsReaders(Path proc, Clock clock, DescriptorBudget budget) {
         this.proc = proc;
         this.clock = clock;
+        this.budget = budget;
     }
 
     @Override
     public TaskStatsReader apply(TaskStatsTarget target) {
         return switch (target.cgroupVersion()) {
-            case V1 -> new CgroupV1StatsReader(target.cgroupDirs());
-            case V2 -> new CgroupV2StatsReader(target.cgroupDirs().get(TaskCgroup.UNIFIED));
+            case V1 -> new CgroupV1StatsReader(target.cgroupDirs(), budget);
+            case V2 -> new CgroupV2StatsReader(target.cgroupDirs().get(TaskCgroup.UNIFIED), budget);
             case NONE -> new ProcTreeStatsReader(proc, target.rootPid(), target.startTicks(), clock);
         };
     }

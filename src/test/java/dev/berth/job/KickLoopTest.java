@@ -88,7 +88,7 @@ class KickLoopTest {
     }
 
     @Test
-    void aWakeMakesASleepingLoopPeriodicWithoutAPassOfItsOwn() {
+    void aRecheckMakesASleepingLoopPeriodicWithoutAPassOfItsOwn() {
         AtomicInteger passes = new AtomicInteger();
         AtomicBoolean work = new AtomicBoolean();
         KickLoop loop = new KickLoop("test-loop", NEVER, passes::incrementAndGet, work::get);
@@ -99,7 +99,7 @@ class KickLoopTest {
         loop.recheckPeriodic();
         await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(1))
                 .until(() -> loop.state() == KickLoop.State.WAITING_FOR_PERIOD && loop.threadState() == Thread.State.TIMED_WAITING);
-        assertThat(passes.get()).as("a wake runs no pass; the first comes a period later").isZero();
+        assertThat(passes.get()).as("a recheck runs no pass; the first comes a period later").isZero();
         loop.stop();
     }
 

@@ -12,10 +12,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 /** The cgroup readers against recorded files: v1 from this host, v2 from a 6.x kernel layout. */
 class CgroupStatsReadersTest {
 
+    private static final DescriptorBudget BUDGET = DescriptorBudget.ofProcessLimit();
+
     @Test
     void v1ReadsEveryNomadFieldPlusWorkingSet() throws IOException {
         Path dir = fixture("/cgroupv1/task");
-        TaskRawSample sample = new CgroupV1StatsReader(Map.of("memory", dir, "cpu", dir, "cpuacct", dir)).read();
+        TaskRawSample sample = new CgroupV1StatsReader(Map.of("memory", dir, "cpu", dir, "cpuacct", dir), BUDGET).read();
 
         TaskMemoryStats memory = sample.memory();
         assertThat(memory.usage()).isEqualTo(385024);
@@ -44,7 +46,7 @@ class CgroupStatsReadersTest {
         java.nio.file.Files.writeString(dir.resolve("memory.usage_in_bytes"), "1000\n");
         java.nio.file.Files.writeString(dir.resolve("memory.stat"), "cache 10\nrss 20\ninactive_file 300\n");
 
-        TaskRawSample sample = new CgroupV1StatsReader(Map.of("memory", dir)).read();
+        TaskRawSample sample = new CgroupV1StatsReader(Map.of("memory", dir), BUDGET).read();
 
         assertThat(sample.memory().measured()).containsExactly("RSS", "Cache", "Usage");
         assertThat(sample.memory().workingSet()).isEqualTo(700);
@@ -57,13 +59,13 @@ class CgroupStatsReadersTest {
         java.nio.file.Files.writeString(dir.resolve("memory.usage_in_bytes"), "100000\n");
         java.nio.file.Files.writeString(dir.resolve("memory.memsw.usage_in_bytes"), "112288\n"); // memory + swap: not read
         java.nio.file.Files.writeString(dir.resolve("memory.stat"), "rss 20\nswap 4096\ntotal_rss 30\ntotal_swap 12288\n");
-        assertThat(new CgroupV1StatsReader(Map.of("memory", dir)).read().memory().swap()).isEqualTo(12288);
+        assertThat(new CgroupV1StatsReader(Map.of("memory", dir), BUDGET).read().memory().swap()).isEqualTo(12288);
 
         java.nio.file.Files.writeString(dir.resolve("memory.stat"), "rss 20\nswap 4096\n");
-        assertThat(new CgroupV1StatsReader(Map.of("memory", dir)).read().memory().swap()).isEqualTo(4096);
+        assertThat(new CgroupV1StatsReader(Map.of("memory", dir), BUDGET).read().memory().swap()).isEqualTo(4096);
 
         java.nio.file.Files.writeString(dir.resolve("memory.stat"), "rss 20\ntotal_rss 30\n");
-        TaskMemoryStats unaccounted = new CgroupV1StatsReader(Map.of("memory", dir)).read().memory();
+        TaskMemoryStats unaccounted = new CgroupV1StatsReader(Map.of("memory", dir), BUDGET).read().memory();
         assertThat(unaccounted.isMeasured(TaskMemoryField.SWAP)).isFalse();
         assertThat(unaccounted.measured()).containsExactly("RSS", "Usage");
     }
@@ -72,7 +74,7 @@ class CgroupStatsReadersTest {
     void v1MemoryStatReadAgainAfterItsLinesMovedGivesWhatAFreshReaderGives(@org.junit.jupiter.api.io.TempDir Path dir)
             throws IOException {
         java.nio.file.Files.writeString(dir.resolve("memory.usage_in_bytes"), "900000\n");
-        CgroupV1StatsReader kept = new CgroupV1StatsReader(Map.of("memory", dir));
+        CgroupV1StatsReader kept = new CgroupV1StatsReader(Map.of("memory", dir), BUDGET);
         // the local values grow and shrink by many digits (the hierarchical lines move by more than a line either way),
         // then the hierarchical lines go: every read must give what a reader without any history gives
         String[] locals = {"1", "123456789012", "7", "98765432109876", "5"};
@@ -92,7 +94,7 @@ class CgroupStatsReadersTest {
             java.nio.file.Files.writeString(dir.resolve("memory.stat"), stat);
 
             TaskMemoryStats read = kept.read().memory();
-            TaskMemoryStats fresh = new CgroupV1StatsReader(Map.of("memory", dir)).read().memory();
+            TaskMemoryStats fresh = new CgroupV1StatsReader(Map.of("memory", dir), BUDGET).read().memory();
 
             assertThat(read).as("round %d", round).usingRecursiveComparison().isEqualTo(fresh);
             assertThat(read.rss()).isEqualTo(Long.parseLong(totals ? (round + 1) + "9" : local + "3"));
@@ -104,7 +106,7 @@ class CgroupStatsReadersTest {
             throws IOException {
         String[] files = copyFixture("/cgroupv1/task", dir);
         Map<String, Path> dirs = Map.of("memory", dir, "cpu", dir, "cpuacct", dir);
-        CgroupV1StatsReader kept = new CgroupV1StatsReader(dirs);
+        CgroupV1StatsReader kept = new CgroupV1StatsReader(dirs, BUDGET);
         TaskRawSample previous = kept.read();
         assertThat(kept.read()).isSameAs(previous);
         Path cpuStat = dir.resolve("cpu.stat");
@@ -113,13 +115,13 @@ class CgroupStatsReadersTest {
         assertThat(kept.read()).as("only a figure it does not report moved").isSameAs(previous);
         java.nio.file.Files.writeString(cpuStat, stat);
 
-        eachReportedFigureMoves(kept, () -> new CgroupV1StatsReader(dirs), dir, files,
+        eachReportedFigureMoves(kept, () -> new CgroupV1StatsReader(dirs, BUDGET), dir, files,
                 Map.of("memory.stat", "total_rss ", "cpu.stat", "nr_throttled ")); // not nr_periods, nor a local key the totals hide
     }
 
     @Test
     void v2MapsAnonFileAndReportsSwapAlone() throws IOException {
-        TaskRawSample sample = new CgroupV2StatsReader(fixture("/cgroupv2/task")).read();
+        TaskRawSample sample = new CgroupV2StatsReader(fixture("/cgroupv2/task"), BUDGET).read();
 
         TaskMemoryStats memory = sample.memory();
         assertThat(memory.usage()).isEqualTo(287965184);
@@ -144,18 +146,18 @@ class CgroupStatsReadersTest {
     void v2GivesItsPreviousSampleUntilAFigureMovesAndThenWhatAFreshReaderGives(@org.junit.jupiter.api.io.TempDir Path dir)
             throws IOException {
         copyFixture("/cgroupv2/task", dir);
-        CgroupV2StatsReader kept = new CgroupV2StatsReader(dir);
+        CgroupV2StatsReader kept = new CgroupV2StatsReader(dir, BUDGET);
         TaskRawSample previous = kept.read();
         assertThat(kept.read()).isSameAs(previous);
 
-        eachReportedFigureMoves(kept, () -> new CgroupV2StatsReader(dir), dir,
+        eachReportedFigureMoves(kept, () -> new CgroupV2StatsReader(dir, BUDGET), dir,
                 new String[] {"memory.current", "memory.peak", "memory.swap.current", "memory.stat", "cpu.stat"},
                 Map.of("memory.stat", "anon ", "cpu.stat", "nr_throttled "));
     }
 
     @Test
     void v2OnAnOldKernelHasNoPeakAndNoSwap() throws IOException {
-        TaskRawSample sample = new CgroupV2StatsReader(fixture("/cgroupv2/old-kernel")).read();
+        TaskRawSample sample = new CgroupV2StatsReader(fixture("/cgroupv2/old-kernel"), BUDGET).read();
 
         assertThat(sample.memory().measured()).containsExactly("RSS", "Cache", "Usage");
         assertThat(sample.memory().maxUsage()).isZero();
@@ -163,7 +165,7 @@ class CgroupStatsReadersTest {
 
     @Test
     void aRemovedCgroupMeasuresNothing(@org.junit.jupiter.api.io.TempDir Path dir) throws IOException {
-        TaskRawSample sample = new CgroupV2StatsReader(dir.resolve("gone")).read();
+        TaskRawSample sample = new CgroupV2StatsReader(dir.resolve("gone"), BUDGET).read();
 
         assertThat(sample.memory().fields()).isEmpty();
         assertThat(sample.cpu().fields()).isEmpty();

@@ -14,6 +14,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 class KernelFileTest {
 
     private final CgroupFileBuffer buffer = new CgroupFileBuffer();
+    private final DescriptorBudget budget = DescriptorBudget.ofProcessLimit();
 
     @ParameterizedTest(name = "native reads: {0}")
     @ValueSource(booleans = {false, true})
@@ -21,18 +22,18 @@ class KernelFileTest {
         Path file = tmp.resolve("memory.usage_in_bytes");
         Files.writeString(file, "4096\n");
         KernelFile kernelFile = kernelFile(file, nativeReads);
-        int heldBefore = KernelFile.held();
+        int heldBefore = budget.held();
 
         assertThat(kernelFile.readInto(buffer)).isTrue();
         assertThat(buffer.firstLong()).isEqualTo(4096);
-        assertThat(KernelFile.held()).isEqualTo(heldBefore + 1);
+        assertThat(budget.held()).isEqualTo(heldBefore + 1);
 
         Files.writeString(file, "123456789\n"); // same inode, new content
         assertThat(kernelFile.readInto(buffer)).isTrue();
         assertThat(buffer.firstLong()).isEqualTo(123456789);
 
         kernelFile.close();
-        assertThat(KernelFile.held()).isEqualTo(heldBefore);
+        assertThat(budget.held()).isEqualTo(heldBefore);
         assertThat(kernelFile.readInto(buffer)).as("closed: nothing is read any more").isFalse();
     }
 
@@ -94,23 +95,23 @@ class KernelFileTest {
     @ParameterizedTest(name = "native reads: {0}")
     @ValueSource(booleans = {false, true})
     void aMissingFileIsNotReadAndHoldsNoDescriptor(boolean nativeReads, @TempDir Path tmp) throws Exception {
-        int heldBefore = KernelFile.held();
+        int heldBefore = budget.held();
         try (KernelFile kernelFile = kernelFile(tmp.resolve("gone"), nativeReads)) {
             assertThat(kernelFile.readInto(buffer)).isFalse();
-            assertThat(KernelFile.held()).isEqualTo(heldBefore);
+            assertThat(budget.held()).isEqualTo(heldBefore);
         }
     }
 
     @Test
     void theDescriptorAllowanceShrinksWithTheNumberOfTasks() {
-        KernelFile.sampledTasks(0);
-        long none = KernelFile.allowed();
-        KernelFile.sampledTasks(100);
+        budget.sampledTasks(0);
+        long none = budget.allowed();
+        budget.sampledTasks(100);
         try {
             assertThat(none).isPositive();
-            assertThat(KernelFile.allowed()).isEqualTo(none - 100L * KernelFile.OWN_PER_TASK);
+            assertThat(budget.allowed()).isEqualTo(none - 100L * DescriptorBudget.OWN_PER_TASK);
         } finally {
-            KernelFile.sampledTasks(0);
+            budget.sampledTasks(0);
         }
     }
 
@@ -140,18 +141,18 @@ class KernelFileTest {
     @ValueSource(booleans = {false, true})
     void aFileThatCannotBeReadAnyMoreIsClosedAndReportedGone(boolean nativeReads, @TempDir Path tmp) throws Exception {
         // a directory opens but every read fails (EISDIR), as a removed cgroup's kept-open files fail with ENODEV
-        int heldBefore = KernelFile.held();
+        int heldBefore = budget.held();
         try (KernelFile kernelFile = kernelFile(tmp, nativeReads)) {
             assertThat(kernelFile.readInto(buffer)).isFalse();
-            assertThat(KernelFile.held()).isEqualTo(heldBefore);
+            assertThat(budget.held()).isEqualTo(heldBefore);
             assertThat(kernelFile.descriptor()).isEqualTo(-1);
         }
     }
 
-    private static KernelFile kernelFile(Path path, boolean nativeReads) {
+    private KernelFile kernelFile(Path path, boolean nativeReads) {
         if (nativeReads) {
             assumeTrue(NativePread.AVAILABLE, "foreign-function reads need Java 22+ on 64-bit Linux");
         }
-        return new KernelFile(path, nativeReads);
+        return new KernelFile(path, budget, nativeReads);
     }
 }

@@ -24,10 +24,12 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 
 class TaskPressureFilesTest {
 
+    private final DescriptorBudget budget = DescriptorBudget.ofProcessLimit();
+
     @Test
     void theRecordedFilesReadAsTaskPressureReadsThem() throws Exception {
         for (Path dir : List.of(TaskPressureTest.V2, TaskPressureTest.V2_OLD_KERNEL, TaskPressureTest.V1)) {
-            try (TaskPressureFiles files = new TaskPressureFiles(dir)) {
+            try (TaskPressureFiles files = new TaskPressureFiles(dir, budget)) {
                 assertThat(files.read()).as(dir.toString()).isEqualTo(TaskPressure.read(dir));
                 assertThat(files.read()).as("read again").isEqualTo(TaskPressure.read(dir));
             }
@@ -84,8 +86,8 @@ class TaskPressureFilesTest {
         Files.writeString(dir.resolve("io.pressure"), "some avg10=2.00 avg60=0.00 avg300=0.00 total=20\n"
                 + "full avg10=1.00 avg60=0.00 avg300=0.00 total=15\n");
         TaskPressureCollector collector = new TaskPressureCollector(
-                new BerthMetrics(new PrometheusMeterRegistry(PrometheusConfig.DEFAULT), MetricsNaming.PROMETHEUS, "vm", "id", "dc1", ""));
-        int heldBefore = KernelFile.held();
+                new BerthMetrics(new PrometheusMeterRegistry(PrometheusConfig.DEFAULT), MetricsNaming.PROMETHEUS, "vm", "id", "dc1", ""), budget);
+        int heldBefore = budget.held();
 
         collector.update(snapshotOf(dir, 1));
         assertThat(collector.pressure("a1", "web")).hasValueSatisfying(p -> {
@@ -93,7 +95,7 @@ class TaskPressureFilesTest {
             assertThat(p.memory()).isNull(); // no memory.pressure
             assertThat(p.io().full().avg10()).isEqualTo(1.0);
         });
-        assertThat(KernelFile.held()).as("two existing files kept open").isEqualTo(heldBefore + 2);
+        assertThat(budget.held()).as("two existing files kept open").isEqualTo(heldBefore + 2);
 
         Files.writeString(dir.resolve("cpu.pressure"), "some avg10=7.25 avg60=0.00 avg300=0.00 total=99\n");
         collector.update(snapshotOf(dir, 2));
@@ -105,7 +107,7 @@ class TaskPressureFilesTest {
 
         collector.update(Map.of());
         assertThat(collector.pressure("a1", "web")).isEmpty();
-        assertThat(KernelFile.held()).as("the task's files given back").isEqualTo(heldBefore);
+        assertThat(budget.held()).as("the task's files given back").isEqualTo(heldBefore);
     }
 
     private static Map<TaskStatsTarget.TaskKey, TaskStatsSnapshot> snapshotOf(Path dir, long ts) {

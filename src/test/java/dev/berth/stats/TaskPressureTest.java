@@ -72,7 +72,7 @@ class TaskPressureTest {
     @Test
     void prometheusNamingSeriesArePromtoolCleanAndGoWithTheTask() throws Exception {
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-        TaskPressureCollector collector = new TaskPressureCollector(new BerthMetrics(registry, MetricsNaming.PROMETHEUS, "vm", "id", "dc1", ""));
+        TaskPressureCollector collector = new TaskPressureCollector(new BerthMetrics(registry, MetricsNaming.PROMETHEUS, "vm", "id", "dc1", ""), DescriptorBudget.ofProcessLimit());
         Path dir = copyOfFixture();
 
         collector.update(snapshotOf(dir, 1));
@@ -98,7 +98,7 @@ class TaskPressureTest {
     @Test
     void nomadNamingHasPercentAndSeconds() throws Exception {
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-        TaskPressureCollector collector = new TaskPressureCollector(new BerthMetrics(registry, MetricsNaming.NOMAD, "vm", "id", "dc1", ""));
+        TaskPressureCollector collector = new TaskPressureCollector(new BerthMetrics(registry, MetricsNaming.NOMAD, "vm", "id", "dc1", ""), DescriptorBudget.ofProcessLimit());
         collector.update(snapshotOf(copyOfFixture(), 1));
         String scrape = registry.scrape();
         assertThat(scrape).contains("nomad_client_allocs_pressure_avg10{").contains("resource=\"io\",stall=\"full\"")
@@ -112,7 +112,7 @@ class TaskPressureTest {
     @Test
     void cgroupV1TasksGetNoPressure() {
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-        TaskPressureCollector collector = new TaskPressureCollector(new BerthMetrics(registry, MetricsNaming.PROMETHEUS, "vm", "id", "dc1", ""));
+        TaskPressureCollector collector = new TaskPressureCollector(new BerthMetrics(registry, MetricsNaming.PROMETHEUS, "vm", "id", "dc1", ""), DescriptorBudget.ofProcessLimit());
         TaskStatsTarget v1 = new TaskStatsTarget("a2", "db", "job", "grp", "default", CgroupVersion.V1, Map.of("memory", V1), 0, 0);
         collector.update(Map.of(v1.key(), new TaskStatsSnapshot(v1, 1, TaskResourceUsage.NONE, Map.of())));
         assertThat(collector.pressure("a2", "db")).isEmpty();
@@ -122,7 +122,7 @@ class TaskPressureTest {
     @Test
     void aV2TaskThatLeavesIsDroppedWhenOnlyV1TasksRemain() throws Exception {
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-        TaskPressureCollector collector = new TaskPressureCollector(new BerthMetrics(registry, MetricsNaming.PROMETHEUS, "vm", "id", "dc1", ""));
+        TaskPressureCollector collector = new TaskPressureCollector(new BerthMetrics(registry, MetricsNaming.PROMETHEUS, "vm", "id", "dc1", ""), DescriptorBudget.ofProcessLimit());
         TaskStatsTarget v1 = new TaskStatsTarget("a2", "db", "job", "grp", "default", CgroupVersion.V1, Map.of("memory", V1), 0, 0);
         Map<TaskKey, TaskStatsSnapshot> both = snapshotOf(copyOfFixture(), 1);
         both.put(v1.key(), new TaskStatsSnapshot(v1, 1, TaskResourceUsage.NONE, Map.of()));

@@ -25,7 +25,7 @@ class TaskStatsCollectorTest {
     private final Map<String, TaskStatsReader> readerByTask = new ConcurrentHashMap<>();
     private final TestClock clock = new TestClock(java.time.Instant.parse("2026-11-22T00:00:00Z"));
     private TaskStatsCollector collector = new TaskStatsCollector(true, Duration.ofMillis(200), t -> readerByTask.get(t.task()),
-            new TaskCpuCapacity(1000, 1), clock);
+            DescriptorBudget.ofProcessLimit(), new TaskCpuCapacity(1000, 1), clock);
 
     @AfterEach
     void tearDown() {
@@ -109,7 +109,7 @@ class TaskStatsCollectorTest {
     @Test
     void moreStuckReadsThanReadThreadsStillLeaveTheOthersRead() {
         collector = new TaskStatsCollector(true, Duration.ofMillis(200), t -> readerByTask.get(t.task()),
-                new TaskCpuCapacity(1000, 1), clock, 1);
+                DescriptorBudget.ofProcessLimit(), new TaskCpuCapacity(1000, 1), clock, 1);
         AtomicInteger hangingCalls = new AtomicInteger();
         TaskStatsReader hangs = () -> {
             hangingCalls.incrementAndGet();
@@ -163,7 +163,7 @@ class TaskStatsCollectorTest {
         // not a timing test: a tick returns as soon as its reads are done, and on a loaded machine the niced read
         // thread may wait longer than the fixture's 200 ms interval to be scheduled at all
         collector = new TaskStatsCollector(true, Duration.ofSeconds(30), t -> readerByTask.get(t.task()),
-                new TaskCpuCapacity(1000, 1), clock);
+                DescriptorBudget.ofProcessLimit(), new TaskCpuCapacity(1000, 1), clock);
         AtomicInteger calls = new AtomicInteger();
         readerByTask.put("flaky", () -> {
             if (calls.incrementAndGet() > 1) {
@@ -240,7 +240,7 @@ class TaskStatsCollectorTest {
     }
 
     @Test
-    void ticksWithTheSameTasksKeepTheLayoutAndPublishNewImmutableViews() {
+    void everyTickPublishesNewImmutableViews() {
         AtomicInteger reads = new AtomicInteger();
         for (String task : List.of("web", "db", "cache")) {
             readerByTask.put(task, () -> rss(reads.incrementAndGet()));
@@ -255,7 +255,6 @@ class TaskStatsCollectorTest {
         collector.collect();
         Map<TaskKey, TaskStatsSnapshot> second = collector.snapshots();
 
-        assertThat(((PublishedSnapshots) second).layout()).isSameAs(((PublishedSnapshots) first).layout());
         assertThat(first.values()).extracting(s -> s.usage().memory().rss()).containsExactlyInAnyOrder(1L, 2L, 3L);
         assertThat(second.values()).extracting(s -> s.usage().memory().rss()).containsExactlyInAnyOrder(4L, 5L, 6L);
         assertThat(second).containsOnlyKeys(new TaskKey("a1", "web"), new TaskKey("a1", "db"), new TaskKey("a2", "cache"));
@@ -274,9 +273,8 @@ class TaskStatsCollectorTest {
                 .isInstanceOf(UnsupportedOperationException.class);
 
         readerByTask.put("late", () -> rss(100));
-        collector.register(target("a2", "late")); // a new task: laid out anew
+        collector.register(target("a2", "late"));
         collector.collect();
-        assertThat(((PublishedSnapshots) collector.snapshots()).layout()).isNotSameAs(((PublishedSnapshots) second).layout());
         assertThat(collector.snapshotsOf("a2")).extracting(s -> s.target().task()).containsExactlyInAnyOrder("cache", "late");
 
         collector.unregister("a1", "web");
@@ -286,7 +284,7 @@ class TaskStatsCollectorTest {
     }
 
     @Test
-    void aTaskWithoutASampleYetIsReadAgainEveryTickWhileTheOthersKeepTheirLayout() {
+    void aTaskWithoutASampleYetIsReadAgainEveryTick() {
         AtomicInteger reads = new AtomicInteger();
         AtomicInteger failures = new AtomicInteger(3);
         readerByTask.put("web", () -> rss(reads.incrementAndGet()));
@@ -298,7 +296,7 @@ class TaskStatsCollectorTest {
         });
         collector.register(target("a1", "web"));
         collector.collect();
-        collector.register(target("a2", "slow")); // registered after the layout was published, fails three times
+        collector.register(target("a2", "slow")); // registered after the first publish, fails three times
 
         for (int tick = 0; tick < 3; tick++) {
             collector.collect();
@@ -308,7 +306,7 @@ class TaskStatsCollectorTest {
 
         assertThat(collector.snapshot("a2", "slow")).hasValueSatisfying(s -> assertThat(s.usage().memory().rss()).isEqualTo(1000));
         assertThat(reads.get()).isEqualTo(5);
-        assertThat(failures.get()).isEqualTo(-1); // read at every tick, not only when the others' layout changed
+        assertThat(failures.get()).isEqualTo(-1); // read at every tick
     }
 
     @Test
@@ -332,7 +330,7 @@ class TaskStatsCollectorTest {
 
     @Test
     void withPublishingOffNothingIsRegisteredOrTicked() {
-        collector = new TaskStatsCollector(false, Duration.ofMillis(200), t -> () -> rss(1), new TaskCpuCapacity(1000, 1), clock);
+        collector = new TaskStatsCollector(false, Duration.ofMillis(200), t -> () -> rss(1), DescriptorBudget.ofProcessLimit(), new TaskCpuCapacity(1000, 1), clock);
         collector.register(target("a1", "web"));
         collector.start();
 

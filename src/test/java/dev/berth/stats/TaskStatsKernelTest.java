@@ -161,6 +161,6 @@ class TaskStatsKernelTest {
                     dev.berth.host.ProcStat.read(process.pid()).orElseThrow().startTicks());
         }
         Clock clock = Clock.systemUTC();
-        return new TaskSampler(target, new TaskStatsReaders(Path.of("/proc"), clock).apply(target), new TaskCpuCapacity(2000, 2), clock);
+        return new TaskSampler(target, new TaskStatsReaders(Path.of("/proc"), clock, DescriptorBudget.ofProcessLimit()).apply(target), new TaskCpuCapacity(2000, 2), clock);
     }
 }

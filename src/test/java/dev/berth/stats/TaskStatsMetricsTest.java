@@ -22,7 +22,7 @@ class TaskStatsMetricsTest {
     private final Map<String, TaskRawSample> samples = new ConcurrentHashMap<>();
     private final TestClock clock = new TestClock(java.time.Instant.parse("2026-11-22T00:00:00Z"));
     private final TaskStatsCollector collector = new TaskStatsCollector(true, Duration.ofSeconds(1),
-            t -> () -> samples.get(t.allocId() + "/" + t.task()), new TaskCpuCapacity(1000, 1), clock);
+            t -> () -> samples.get(t.allocId() + "/" + t.task()), DescriptorBudget.ofProcessLimit(), new TaskCpuCapacity(1000, 1), clock);
 
     @Test
     void prometheusNamingUsesBaseUnitsAndTotalCountersAndDropsSeriesOfUnregisteredAllocs() {
