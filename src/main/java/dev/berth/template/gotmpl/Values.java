@@ -60,7 +60,7 @@ public final class Values {
     }
 
     /** Go's name of the value's type, for error messages. */
-    static String typeName(Object v) {
+    public static String typeName(Object v) {
         return switch (v) {
             case null -> "interface {}";
             case Missing m -> "interface {}";
