@@ -86,7 +86,7 @@ final class TemplateWatcher implements AutoCloseable {
                 }
                 settle(changed);
                 index = feed.currentIndex();
-                rerender();
+                rerenderLogged();
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -124,6 +124,15 @@ final class TemplateWatcher implements AutoCloseable {
             } finally {
                 more.cancel(false);
             }
+        }
+    }
+
+    /** A re-render that throws unexpectedly is logged; the watch goes on, so a later change may render again. */
+    private void rerenderLogged() throws InterruptedException {
+        try {
+            rerender();
+        } catch (RuntimeException e) {
+            log.warn("template re-render failed unexpectedly: task={}", key, e);
         }
     }
 

@@ -151,6 +151,29 @@ class TemplateHookTest {
         await().atMost(Duration.ofSeconds(10)).until(() -> Files.readString(file).equals("10.0.0.1:5432"));
     }
 
+    @Test
+    void aReRenderWaitsForChangesToSettleForTheWaitMinimum() throws Exception {
+        List<Duration> waits = new CopyOnWriteArrayList<>();
+        TemplateHook waiting = new TemplateHook(variables, services, feed, c -> new Interpolator(Map.of(), Map.of()), key -> Optional.empty(),
+                clock, (d, cancel) -> {
+                    waits.add(d);
+                    return true;   // no further change within the minimum: settled
+                });
+        variables.put("nomad/jobs/j", Map.of("pw", "one"));
+        TaskHookContext ctx = context(new TemplateSpec(null, "local/pw", "{{ (nomadVar \"nomad/jobs/j\").pw }}", TemplateSpec.NOOP, null,
+                null, 0L, null, null, null, null, null, null, null, new TemplateSpec.WaitSpec(2_000_000_000L, 10_000_000_000L)));
+        try {
+            waiting.prestart(ctx);
+            assertThat(waits).isEmpty();
+            variables.put("nomad/jobs/j", Map.of("pw", "two"));
+            Path file = ctx.taskDir().resolve("local/pw");
+            await().atMost(Duration.ofSeconds(10)).until(() -> Files.readString(file).equals("two"));
+            assertThat(waits).containsExactly(Duration.ofSeconds(2));
+        } finally {
+            waiting.stop(ctx);
+        }
+    }
+
     private static TemplateSpec template(String data, String destination, String perms, boolean env) {
         return new TemplateSpec(null, destination, data, null, null, null, 0L, perms, null, null, null, null, env, null, null);
     }
