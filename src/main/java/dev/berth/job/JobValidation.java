@@ -11,6 +11,7 @@ import tools.jackson.databind.node.ObjectNode;
 
 import dev.berth.alloc.spec.AllocationSpec;
 import dev.berth.alloc.spec.ArtifactSpecs;
+import dev.berth.alloc.spec.TemplateSpecs;
 import dev.berth.alloc.spec.JobSpec;
 import dev.berth.alloc.spec.ServiceSpecs;
 import dev.berth.alloc.spec.SpecValidationException;
@@ -129,13 +130,18 @@ final class JobValidation {
         }
     }
 
-    /** The task's artifacts (Nomad's {@code Artifact N validation failed: …} inside the task's and the group's texts). */
+    /**
+     * The task's artifacts and templates (Nomad's {@code Artifact N validation failed: …} and
+     * {@code Template N validation failed: …} inside the task's and the group's texts).
+     */
     private static void artifacts(JsonNode task, String group, String name, List<String> errors) {
-        if (!task.hasNonNull("Artifacts")) {
+        if (!task.hasNonNull("Artifacts") && !task.hasNonNull("Templates")) {
             return;
         }
         try {
-            ArtifactSpecs.validate(SPECS.treeToValue(task, TaskSpec.class), "");
+            TaskSpec spec = SPECS.treeToValue(task, TaskSpec.class);
+            ArtifactSpecs.validate(spec, "");
+            TemplateSpecs.validate(spec, "");
         } catch (SpecValidationException e) {
             errors.add("Task group " + group + " validation failed: Task " + name + " validation failed: " + e.getMessage());
         } catch (RuntimeException e) {

@@ -14,8 +14,8 @@ final class UnsupportedFields {
 
     private static final Map<String, String> JOB = Map.of("Affinities", "affinity", "Spreads", "spread", "Multiregion", "multiregion");
     private static final Map<String, String> GROUP = Map.of("Affinities", "affinity", "Spreads", "spread");
-    private static final Map<String, String> TASK = Map.of("Affinities", "affinity", "Templates", "template",
-            "Vault", "vault", "CSIPluginConfig", "csi_plugin");
+    private static final Map<String, String> TASK = Map.of("Affinities", "affinity", "Vault", "vault",
+            "CSIPluginConfig", "csi_plugin");
 
     private UnsupportedFields() {
     }

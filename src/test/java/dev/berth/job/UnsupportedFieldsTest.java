@@ -20,11 +20,21 @@ class UnsupportedFieldsTest {
     }
 
     @Test
-    void aTemplateInJsonIsRefusedAndUnsetFieldsPass() {
-        assertThatThrownBy(() -> JobValidation.validate(job("{\"Name\": \"t\", \"Driver\": \"raw_exec\", \"Templates\": [{\"EmbeddedTmpl\": \"x\"}]}")))
+    void aVaultBlockInJsonIsRefusedAndUnsetFieldsPass() {
+        assertThatThrownBy(() -> JobValidation.validate(job("{\"Name\": \"t\", \"Driver\": \"raw_exec\", \"Vault\": {\"Role\": \"x\"}}")))
                 .isInstanceOf(JobException.class)
-                .hasMessage("1 error occurred:\n\t* Task group g validation failed: Task t validation failed: \"template\" is not supported by Berth yet\n\n");
+                .hasMessage("1 error occurred:\n\t* Task group g validation failed: Task t validation failed: \"vault\" is not supported by Berth yet\n\n");
         assertThatCode(() -> JobValidation.validate(job("{\"Name\": \"t\", \"Driver\": \"raw_exec\", \"Templates\": [], \"Vault\": null}")))
                 .doesNotThrowAnyException();
+    }
+
+    @Test
+    void aTemplateInJsonRunsAndAnInvalidOneGetsNomadsText() {
+        assertThatCode(() -> JobValidation.validate(job("{\"Name\": \"t\", \"Driver\": \"raw_exec\", \"Templates\": "
+                + "[{\"EmbeddedTmpl\": \"x\", \"DestPath\": \"local/x\"}]}"))).doesNotThrowAnyException();
+        assertThatThrownBy(() -> JobValidation.validate(job("{\"Name\": \"t\", \"Driver\": \"raw_exec\", \"Templates\": "
+                + "[{\"EmbeddedTmpl\": \"x\", \"DestPath\": \"../../../x\"}]}")))
+                .hasMessage("1 error occurred:\n\t* Task group g validation failed: Task t validation failed: "
+                        + "Template 1 validation failed: destination escapes allocation directory\n\n");
     }
 }

@@ -115,6 +115,7 @@ public final class AllocSpecs {
             }
             validateLogConfig(t.logConfig(), f + ".LogConfig");
             ArtifactSpecs.validate(t, f);
+            TemplateSpecs.validate(t, f);
             if (t.resources() != null) {
                 if (t.resources().secretsMb() != null && t.resources().secretsMb() < 0) {
                     throw new SpecValidationException(f + ".Resources.SecretsMB", "SecretsMB value (" + t.resources().secretsMb()

@@ -28,7 +28,8 @@ public record TaskSpec(
         @JsonProperty("DispatchPayload") DispatchPayload dispatchPayload,
         @JsonProperty("Services") List<ServiceSpec> services,
         @JsonProperty("Artifacts") List<TaskArtifactSpec> artifacts,
-        @JsonProperty("VolumeMounts") List<VolumeMountSpec> volumeMounts) {
+        @JsonProperty("VolumeMounts") List<VolumeMountSpec> volumeMounts,
+        @JsonProperty("Templates") List<TemplateSpec> templates) {
 
     /** Nomad's {@code dispatch_payload}: the file under {@code local/} that receives a dispatched job's payload. */
     @JsonIgnoreProperties(ignoreUnknown = true)
@@ -57,6 +58,20 @@ public record TaskSpec(
                     List<ServiceSpec> services) {
         this(name, driver, config, env, resources, restartPolicy, killTimeout, killSignal, leader, lifecycle, meta, logConfig,
                 dispatchPayload, services, null, null);
+    }
+
+    /** A task without templates. */
+    public TaskSpec(String name, String driver, Map<String, Object> config, Map<String, String> env, ResourcesSpec resources,
+                    RestartPolicySpec restartPolicy, Long killTimeout, String killSignal, Boolean leader, LifecycleSpec lifecycle,
+                    Map<String, String> meta, Map<String, Object> logConfig, DispatchPayload dispatchPayload,
+                    List<ServiceSpec> services, List<TaskArtifactSpec> artifacts, List<VolumeMountSpec> volumeMounts) {
+        this(name, driver, config, env, resources, restartPolicy, killTimeout, killSignal, leader, lifecycle, meta, logConfig,
+                dispatchPayload, services, artifacts, volumeMounts, null);
+    }
+
+    @JsonIgnore
+    public List<TemplateSpec> templatesOrEmpty() {
+        return templates == null ? List.of() : templates;
     }
 
     @JsonIgnore
@@ -123,11 +138,11 @@ public record TaskSpec(
     /** This task with other resources; every other field kept. */
     public TaskSpec withResources(ResourcesSpec res) {
         return new TaskSpec(name, driver, config, env, res, restartPolicy, killTimeout, killSignal, leader, lifecycle, meta, logConfig,
-                dispatchPayload, services, artifacts, volumeMounts);
+                dispatchPayload, services, artifacts, volumeMounts, templates);
     }
 
     public TaskSpec withDefaults(RestartPolicySpec policy, long killTimeoutNs, ResourcesSpec res) {
         return new TaskSpec(name, driver, config, env, res, policy, killTimeoutNs, killSignal, leader, lifecycle, meta, logConfig,
-                dispatchPayload, services, artifacts, volumeMounts);
+                dispatchPayload, services, artifacts, volumeMounts, templates);
     }
 }

@@ -154,6 +154,7 @@ final class JobspecMapping {
         constraints(b, t, json);
         services(b, t, json);
         ArtifactBlocks.map(b, t, json);
+        TemplateBlocks.map(b, t, json);
         if (b.has("action")) {
             ArrayNode actions = t.putArray("Actions");
             labelled(b.get("action"), (an, a) -> {

@@ -20,7 +20,6 @@ final class JobspecSchema {
     static final String NOT_YET = "Berth does not run it yet";
     private static final String ONE_NODE = "Berth places on one node and has no use for it";
     private static final String NO_VAULT = "Berth has no Vault or Consul integration";
-    private static final String NO_TEMPLATES = "Berth does not render templates yet";
 
     private JobspecSchema() {
     }
@@ -34,7 +33,7 @@ final class JobspecSchema {
         return block("restart").args(NUMBER, "attempts").args(DURATION, "interval", "delay").args(STRING, "mode")
                 // Berth's exit rules (docs/allocations.md); their values are checked where the JSON policy is
                 .args(ANY, "no_restart_exit_codes", "restart_exit_codes").args(STRINGS, "no_restart_signals", "restart_signals")
-                .refuse(NO_TEMPLATES, "render_templates");
+                .refuse("Berth renders a task's templates again before every restart", "render_templates");
     }
 
     private static BlockSpec reschedule() {
@@ -71,13 +70,20 @@ final class JobspecSchema {
         BlockSpec action = block("action", "name").args(STRING, "command").args(STRINGS, "args").require("command");
         BlockSpec artifact = block("artifact").args(STRING, "source", "destination", "mode").args(BOOL, "insecure", "chown")
                 .args(MAP, "options", "headers").with(map("options"), map("headers")).require("source");
+        BlockSpec template = block("template").args(STRING, "source", "destination", "data", "change_mode", "change_signal", "perms",
+                "left_delimiter", "right_delimiter").args(DURATION, "splay").args(NUMBER, "uid", "gid")
+                .args(BOOL, "env", "error_on_missing_key")
+                .with(block("wait").args(DURATION, "min", "max"),
+                        block("change_script").args(STRING, "command").args(STRINGS, "args").args(DURATION, "timeout")
+                                .args(BOOL, "fail_on_error").require("command"))
+                .refuse(NOT_YET, "once")
+                .refuse(NO_VAULT, "vault_grace");
         BlockSpec volumeMount = block("volume_mount").args(STRING, "volume", "destination", "propagation_mode").args(BOOL, "read_only")
                 .refuse(NOT_YET, "selinux_label");
         return block("task", "name").args(STRING, "driver", "user", "kill_signal").args(DURATION, "kill_timeout", "shutdown_delay")
                 .args(BOOL, "leader").args(MAP, "env", "meta")
                 .with(BlockSpec.driverConfig(), map("env"), map("meta"), constraint(), resources, restart(), lifecycle, logs,
-                        block("dispatch_payload").args(STRING, "file"), service(), action, artifact, volumeMount)
-                .refuse(NO_TEMPLATES, "template")
+                        block("dispatch_payload").args(STRING, "file"), service(), action, artifact, template, volumeMount)
                 .refuse(NOT_YET, "csi_plugin", "scaling", "identity", "schedule", "kind")
                 .refuse(NO_VAULT, "vault", "consul", "secret")
                 .refuse(ONE_NODE, "affinity");

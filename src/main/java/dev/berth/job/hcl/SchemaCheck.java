@@ -19,7 +19,8 @@ import dev.berth.job.hcl.syntax.Hcl;
 final class SchemaCheck {
 
     /** Blocks that may appear more than once in their parent (slices in Nomad's structs); any other block appears once. */
-    private static final Set<String> REPEATABLE = Set.of("constraint", "group", "task", "network", "service", "check", "port", "action", "artifact", "volume", "volume_mount",
+    private static final Set<String> REPEATABLE = Set.of("constraint", "group", "task", "network", "service", "check", "port", "action", "artifact", "template", "volume",
+            "volume_mount",
             "variable", "validation", "locals", "variables");
 
     private final String file;
