@@ -24,8 +24,8 @@ import static dev.berth.stats.TaskMemoryEvents.Event.UNDER_OOM;
  */
 final class MemoryEventsFiles implements AutoCloseable {
 
-    private static final StatKeys EVENTS = new StatKeys("low", "high", "max", "oom", "oom_kill");
-    private static final StatKeys OOM_CONTROL = new StatKeys("under_oom", "oom_kill");
+    private static final byte[][] EVENTS = CgroupFileBuffer.keys("low", "high", "max", "oom", "oom_kill");
+    private static final byte[][] OOM_CONTROL = CgroupFileBuffer.keys("under_oom", "oom_kill");
 
     private final Path dir;
     private final CgroupVersion version;
@@ -35,25 +35,28 @@ final class MemoryEventsFiles implements AutoCloseable {
     private final KernelFile oomControl;
     private static final TaskMemoryEvents.Event[] V2_ORDER = {LOW, HIGH, MAX, OOM, OOM_KILL};
 
-    private final long[] values = new long[EVENTS.size()];
+    private final long[] values = new long[EVENTS.length];
     /** memory.events' figures in {@link #V2_ORDER}, 0 where not read. */
-    private final long[] v2 = new long[EVENTS.size()];
+    private final long[] v2 = new long[EVENTS.length];
     private TaskMemoryEvents last = TaskMemoryEvents.NONE;
 
-    /** @param dir the task's v2 cgroup directory, or its v1 memory cgroup directory */
-    MemoryEventsFiles(CgroupVersion version, Path dir) {
+    /**
+     * @param dir    the task's v2 cgroup directory, or its v1 memory cgroup directory
+     * @param budget the agent's descriptor budget: the files are kept open out of it, as the stats readers' are
+     */
+    MemoryEventsFiles(CgroupVersion version, Path dir, DescriptorBudget budget) {
         this.dir = dir;
         this.version = version;
         if (version == CgroupVersion.V2) {
-            events = new KernelFile(dir.resolve("memory.events"));
+            events = new KernelFile(dir.resolve("memory.events"), budget);
             failcnt = null;
             memswFailcnt = null;
             oomControl = null;
         } else {
             events = null;
-            failcnt = new KernelFile(dir.resolve("memory.failcnt"));
-            memswFailcnt = Files.exists(dir.resolve("memory.memsw.failcnt")) ? new KernelFile(dir.resolve("memory.memsw.failcnt")) : null;
-            oomControl = new KernelFile(dir.resolve("memory.oom_control"));
+            failcnt = new KernelFile(dir.resolve("memory.failcnt"), budget);
+            memswFailcnt = Files.exists(dir.resolve("memory.memsw.failcnt")) ? new KernelFile(dir.resolve("memory.memsw.failcnt"), budget) : null;
+            oomControl = new KernelFile(dir.resolve("memory.oom_control"), budget);
         }
     }
 
@@ -72,7 +75,7 @@ final class MemoryEventsFiles implements AutoCloseable {
         long oomKill = 0;
         int measured = 0;
         if (events != null && events.readInto(buffer)) {
-            long found = EVENTS.scan(buffer, values);
+            long found = buffer.scan(EVENTS, values);
             for (int i = 0; i < V2_ORDER.length; i++) {
                 if ((found & (1L << i)) != 0) {
                     measured |= V2_ORDER[i].bit();
@@ -90,7 +93,7 @@ final class MemoryEventsFiles implements AutoCloseable {
             measured |= MEMSW_FAILCNT.bit();
         }
         if (oomControl != null && oomControl.readInto(buffer)) {
-            long found = OOM_CONTROL.scan(buffer, values);
+            long found = buffer.scan(OOM_CONTROL, values);
             if ((found & 1) != 0) {
                 underOom = values[0] != 0;
                 measured |= UNDER_OOM.bit();

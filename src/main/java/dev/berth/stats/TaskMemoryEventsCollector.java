@@ -41,6 +41,8 @@ public class TaskMemoryEventsCollector {
     private final long quietNanos;
     /** Registers and removes the meters; they read {@link #latest} at each scrape. */
     private final TaskMemoryEventsMetrics metrics;
+    /** The agent's descriptor budget: each task's event files are kept open out of it. */
+    private final DescriptorBudget budget;
     private final Map<TaskKey, Tracked> tracked = new HashMap<>();
     private final Map<TaskKey, Consumer<MemoryThrottling>> watchers = new ConcurrentHashMap<>();
     private volatile Map<TaskKey, TaskMemoryEvents> latest = Map.of();
@@ -52,8 +54,11 @@ public class TaskMemoryEventsCollector {
      * @param highBurst   a rise of {@code high} above this between two ticks is a burst
      * @param quietPeriod the shortest time between two notices of one task
      * @param metrics     the meters that follow the latest figures
+     * @param budget      the agent's descriptor budget
      */
-    public TaskMemoryEventsCollector(long highBurst, Duration quietPeriod, TaskMemoryEventsMetrics metrics) {
+    public TaskMemoryEventsCollector(long highBurst, Duration quietPeriod, TaskMemoryEventsMetrics metrics,
+                                     DescriptorBudget budget) {
+        this.budget = budget;
         this.highBurst = highBurst;
         this.quietNanos = quietPeriod.toNanos();
         this.metrics = metrics;
@@ -122,7 +127,7 @@ public class TaskMemoryEventsCollector {
             if (task != null) {
                 task.files.close();
             }
-            task = new Tracked(new MemoryEventsFiles(snapshot.target().cgroupVersion(), dir), snapshot.target());
+            task = new Tracked(new MemoryEventsFiles(snapshot.target().cgroupVersion(), dir, budget), snapshot.target());
             tracked.put(key, task);
             layoutChanged = true;
         }

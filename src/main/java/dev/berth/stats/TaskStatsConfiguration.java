@@ -65,9 +65,10 @@ class TaskStatsConfiguration {
     }
 
     @Bean
-    TaskMemoryEventsCollector taskMemoryEventsCollector(TaskStatsCollector collector, BerthMetrics metrics, StatsProperties stats) {
+    TaskMemoryEventsCollector taskMemoryEventsCollector(TaskStatsCollector collector, BerthMetrics metrics, StatsProperties stats,
+            DescriptorBudget budget) {
         TaskMemoryEventsCollector events = new TaskMemoryEventsCollector(stats.memoryHighBurst(), stats.memoryHighBurstQuiet(),
-                new TaskMemoryEventsMetrics(metrics));
+                new TaskMemoryEventsMetrics(metrics), budget);
         events.bind(collector);
         return events;
     }

@@ -60,7 +60,7 @@ class MemoryEventsFilesTest {
         for (Map.Entry<String, String> file : files.entrySet()) {
             Files.writeString(dir.resolve(file.getKey()), file.getValue());
         }
-        try (MemoryEventsFiles reader = new MemoryEventsFiles(version, dir)) {
+        try (MemoryEventsFiles reader = new MemoryEventsFiles(version, dir, DescriptorBudget.ofProcessLimit())) {
             assertThat(reader.read()).isEqualTo(expected);
             assertThat(reader.read()).as("a second read of the same figures").isEqualTo(expected);
         }
@@ -70,7 +70,7 @@ class MemoryEventsFilesTest {
     void anUnchangedFileGivesTheSameObjectAndAChangedOneANewOne() throws IOException {
         Path dir = Files.createDirectories(tmp.resolve("cg"));
         Files.writeString(dir.resolve("memory.events"), "low 0\nhigh 5\nmax 0\noom 0\noom_kill 0\n");
-        try (MemoryEventsFiles reader = new MemoryEventsFiles(CgroupVersion.V2, dir)) {
+        try (MemoryEventsFiles reader = new MemoryEventsFiles(CgroupVersion.V2, dir, DescriptorBudget.ofProcessLimit())) {
             TaskMemoryEvents first = reader.read();
             assertThat(reader.read()).isSameAs(first);
             Files.writeString(dir.resolve("memory.events"), "low 0\nhigh 9\nmax 0\noom 0\noom_kill 0\n");

@@ -67,11 +67,12 @@ class MemoryEventsKernelTest {
         RawExecDriver processes = new RawExecDriver(true, Clock.systemUTC(), root.resolve("exits"), new ScheduledThreadPoolExecutor(1),
                 Duration.ofMillis(50), TaskOutputs.APPEND_TO_FILES);
         driver = new ExecDriver(true, processes, cgroups, 4096, 2000);
-        stats = new TaskStatsCollector(true, Duration.ofSeconds(1), new TaskStatsReaders(Path.of("/proc"), Clock.systemUTC()),
-                new TaskCpuCapacity(4000, 2), Clock.systemUTC());
+        DescriptorBudget budget = DescriptorBudget.ofProcessLimit();
+        stats = new TaskStatsCollector(true, Duration.ofSeconds(1), new TaskStatsReaders(Path.of("/proc"), Clock.systemUTC(), budget),
+                budget, new TaskCpuCapacity(4000, 2), Clock.systemUTC());
         // any rise of high between two ticks is a burst here, told at once
         events = new TaskMemoryEventsCollector(0, Duration.ofNanos(1), new TaskMemoryEventsMetrics(
-                new BerthMetrics(new PrometheusMeterRegistry(PrometheusConfig.DEFAULT), MetricsNaming.PROMETHEUS, "h", "n", "dc1", "")));
+                new BerthMetrics(new PrometheusMeterRegistry(PrometheusConfig.DEFAULT), MetricsNaming.PROMETHEUS, "h", "n", "dc1", "")), budget);
         events.bind(stats);
     }
 

@@ -40,7 +40,7 @@ class TaskMemoryEventsCollectorTest {
 
     private TaskMemoryEventsCollector collector(MetricsNaming naming, long burst) {
         TaskMemoryEventsCollector collector = new TaskMemoryEventsCollector(burst, QUIET,
-                new TaskMemoryEventsMetrics(new BerthMetrics(registry, naming, "vm", "id", "dc1", "")));
+                new TaskMemoryEventsMetrics(new BerthMetrics(registry, naming, "vm", "id", "dc1", "")), DescriptorBudget.ofProcessLimit());
         collector.watch("a1", "web", told::add);
         return collector;
     }
