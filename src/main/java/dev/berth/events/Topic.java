@@ -8,5 +8,7 @@ public enum Topic {
     Evaluation,
     Deployment,
     Service,
-    Variable
+    Variable,
+    /** Namespace upserts and deletes: they wake blocking queries; Nomad's event stream has no such topic, so it never carries them. */
+    Namespace
 }
