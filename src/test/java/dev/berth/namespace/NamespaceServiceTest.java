@@ -8,6 +8,7 @@ import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 import dev.berth.events.ChangeFeed;
+import dev.berth.events.EventFilter;
 import dev.berth.events.IndexStore;
 import dev.berth.events.NodeIndex;
 import dev.berth.namespace.NamespaceUsage.Blocker;
@@ -64,6 +65,9 @@ class NamespaceServiceTest {
         assertThat(store.list()).extracting(Namespace::name).containsExactly("default", "prod");
         assertThat(feed.changesAfter(0, NamespaceService.changes(), 10)).extracting(c -> c.type())
                 .containsExactly("NamespaceUpserted", "NamespaceUpserted");
+        EventFilter everything = EventFilter.parse(List.of(), "*", (c) -> null);
+        assertThat(feed.changesAfter(0, NamespaceService.changes(), 10)).as("Nomad's event stream has no namespace topic")
+                .noneMatch(everything);
     }
 
     @Test
