@@ -27,6 +27,7 @@ import tools.jackson.databind.node.ObjectNode;
 
 import dev.berth.events.BlockingQueries;
 import dev.berth.events.Indexed;
+import dev.berth.namespace.Capabilities;
 import dev.berth.namespace.Namespace;
 import dev.berth.namespace.NamespaceService;
 import dev.berth.namespace.NamespaceUpsert;
@@ -40,8 +41,8 @@ import dev.berth.namespace.NamespaceUpsert;
 @RestController
 class NamespaceController {
 
-    /** The fields of Nomad's namespace Berth refuses when they are set (enterprise-only, or not enforced here). */
-    private static final List<String> REFUSED_FIELDS = List.of("Capabilities", "NodePoolConfiguration", "VaultConfiguration",
+    /** The fields of Nomad's namespace Berth refuses when they are set (enterprise-only, or not kept here). */
+    private static final List<String> REFUSED_FIELDS = List.of("NodePoolConfiguration", "VaultConfiguration",
             "ConsulConfiguration", "RequiredExtraClaims", "OptionalExtraClaims");
 
     private final NamespaceService namespaces;
@@ -118,7 +119,7 @@ class NamespaceController {
             }
         }
         return new NamespaceUpsert(text(fields, "name"), text(fields, "description"), text(fields, "quota"), meta(fields.get("meta")),
-                configured);
+                capabilities(fields.get("capabilities")), configured);
     }
 
     private static String text(Map<String, JsonNode> fields, String name) {
@@ -130,6 +131,38 @@ class NamespaceController {
             throw new ApiException.BadRequest("Failed to decode body: " + name + " must be a string");
         }
         return v.asString();
+    }
+
+    /** Nomad's {@code Capabilities}: four lists of strings, each absent or null when not given. */
+    private static Capabilities capabilities(JsonNode c) {
+        if (c == null || c.isNull()) {
+            return null;
+        }
+        if (!c.isObject()) {
+            throw new ApiException.BadRequest("Failed to decode body: Capabilities must be an object");
+        }
+        Map<String, JsonNode> fields = new LinkedHashMap<>();
+        c.properties().forEach((e) -> fields.put(e.getKey().toLowerCase(java.util.Locale.ROOT), e.getValue()));
+        return new Capabilities(strings(fields, "EnabledTaskDrivers"), strings(fields, "DisabledTaskDrivers"),
+                strings(fields, "EnabledNetworkModes"), strings(fields, "DisabledNetworkModes"));
+    }
+
+    private static List<String> strings(Map<String, JsonNode> fields, String name) {
+        JsonNode v = fields.get(name.toLowerCase(java.util.Locale.ROOT));
+        if (v == null || v.isNull()) {
+            return null;
+        }
+        if (!v.isArray()) {
+            throw new ApiException.BadRequest("Failed to decode body: Capabilities." + name + " must be a list of strings");
+        }
+        List<String> out = new java.util.ArrayList<>();
+        for (JsonNode s : v) {
+            if (!s.isString()) {
+                throw new ApiException.BadRequest("Failed to decode body: Capabilities." + name + " must be a list of strings");
+            }
+            out.add(s.asString());
+        }
+        return out;
     }
 
     private static Map<String, String> meta(JsonNode meta) {
@@ -149,13 +182,29 @@ class NamespaceController {
         return out;
     }
 
+    private static void list(ObjectNode o, String field, List<String> values) {
+        if (values == null) {
+            o.putNull(field);
+        } else {
+            values.forEach(o.putArray(field)::add);
+        }
+    }
+
     /** Nomad's {@code Namespace} JSON; the fields Berth never sets are null. */
     static ObjectNode render(Namespace n) {
         ObjectNode o = JsonNodeFactory.instance.objectNode();
         o.put("Name", n.name());
         o.put("Description", n.description());
         o.put("Quota", "");
-        o.putNull("Capabilities");
+        if (n.capabilities() == null) {
+            o.putNull("Capabilities");
+        } else {
+            ObjectNode c = o.putObject("Capabilities");
+            list(c, "EnabledTaskDrivers", n.capabilities().enabledTaskDrivers());
+            list(c, "DisabledTaskDrivers", n.capabilities().disabledTaskDrivers());
+            list(c, "EnabledNetworkModes", n.capabilities().enabledNetworkModes());
+            list(c, "DisabledNetworkModes", n.capabilities().disabledNetworkModes());
+        }
         o.putNull("NodePoolConfiguration");
         o.putNull("VaultConfiguration");
         o.putNull("ConsulConfiguration");

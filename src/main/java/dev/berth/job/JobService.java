@@ -293,11 +293,20 @@ public class JobService {
         return r;
     }
 
-    /** Nomad's namespace admission check: a job lives only in a namespace that exists. */
+    /**
+     * Nomad's namespace admission check: a job lives only in a namespace that exists, and uses only the task drivers and
+     * group network modes its capabilities allow.
+     */
     private void checkNamespace(JsonNode job) throws JobException {
-        if (!namespaces.exists(ns(job))) {
-            throw new JobException(JobException.Kind.INVALID,
-                    "1 error occurred:\n\t* job \"" + id(job) + "\" is in nonexistent namespace \"" + ns(job) + "\"\n\n");
+        List<String> drivers = new ArrayList<>();
+        List<String> modes = new ArrayList<>();
+        for (JsonNode g : job.path("TaskGroups")) {
+            g.path("Tasks").forEach(t -> drivers.add(t.path("Driver").asString("")));
+            g.path("Networks").forEach(n -> modes.add(n.path("Mode").asString("").isEmpty() ? "host" : n.path("Mode").asString()));
+        }
+        Optional<String> refusal = namespaces.refusal(ns(job), id(job), drivers, modes);
+        if (refusal.isPresent()) {
+            throw new JobException(JobException.Kind.INVALID, "1 error occurred:\n\t* " + refusal.get() + "\n\n");
         }
     }
 

@@ -3,10 +3,11 @@ package dev.berth.namespace;
 import java.util.Map;
 
 /**
- * A namespace as Nomad's community edition keeps it: {@code meta} is null when none was given (Nomad's JSON answers
- * {@code null} then); the indexes are the node's modify indexes of its creation and last update.
+ * A namespace as Nomad's community edition keeps it: {@code meta} and {@code capabilities} are null when none were given
+ * (Nomad's JSON answers {@code null} then); the indexes are the node's modify indexes of its creation and last update.
  */
-public record Namespace(String name, String description, Map<String, String> meta, long createIndex, long modifyIndex) {
+public record Namespace(String name, String description, Map<String, String> meta, Capabilities capabilities, long createIndex,
+                        long modifyIndex) {
 
     /** The namespace every job, allocation and variable is in unless it names another; it always exists. */
     public static final String DEFAULT = "default";

@@ -79,7 +79,7 @@ public class NamespaceService {
         try (var p = feed.begin()) {
             long index = p.index();
             Namespace existing = namespaces.get(request.name());
-            Namespace next = new Namespace(request.name(), request.description(), request.meta(),
+            Namespace next = new Namespace(request.name(), request.description(), request.meta(), request.capabilities(),
                     existing == null ? index : existing.createIndex(), index);
             store.put(next);
             namespaces.put(next.name(), next);
@@ -113,6 +113,44 @@ public class NamespaceService {
         }
     }
 
+    /**
+     * Nomad's namespace check of a job being registered ({@code jobNamespaceConstraintCheckHook}): the namespace exists,
+     * and its capabilities allow the job's task drivers ({@code drivers}, one per task) and group network modes
+     * ({@code networkModes}, one per group network, {@code host} when unset). Empty: allowed; else Nomad's text.
+     */
+    public Optional<String> refusal(String namespace, String jobId, List<String> drivers, List<String> networkModes) {
+        Namespace ns = namespaces.get(namespace);
+        if (ns == null && !Namespace.DEFAULT.equals(namespace)) {
+            return Optional.of("job \"" + jobId + "\" is in nonexistent namespace \"" + namespace + "\"");
+        }
+        if (ns == null || ns.capabilities() == null) {
+            return Optional.empty();
+        }
+        List<String> refusedDrivers = ns.capabilities().refusedDrivers(drivers);
+        if (!refusedDrivers.isEmpty()) {
+            return Optional.of(refusedDrivers.size() == 1
+                    ? "used task driver " + quoted(refusedDrivers.getFirst()) + " is not allowed in namespace " + quoted(namespace)
+                    : "used task drivers " + quoted(refusedDrivers) + " are not allowed in namespace " + quoted(namespace));
+        }
+        List<String> refusedModes = ns.capabilities().refusedNetworkModes(networkModes);
+        if (!refusedModes.isEmpty()) {
+            return Optional.of(refusedModes.size() == 1
+                    ? "used group network mode " + quoted(refusedModes.getFirst()) + " is not allowed in namespace " + quoted(namespace)
+                    : "used group network modes " + quoted(refusedModes) + " are not allowed in namespace " + quoted(namespace));
+        }
+        return Optional.empty();
+    }
+
+    /** Go's {@code %q} of a string. */
+    private static String quoted(String s) {
+        return '"' + s + '"';
+    }
+
+    /** Go's {@code %q} of a string slice: {@code ["a" "b"]}. */
+    private static String quoted(List<String> l) {
+        return "[" + String.join(" ", l.stream().map(NamespaceService::quoted).toList()) + "]";
+    }
+
     /** Nomad's {@code Namespace.Validate} and community-edition checks, in its order and multi-error text. */
     private static void validate(NamespaceUpsert request) {
         List<String> errors = new ArrayList<>();
@@ -130,9 +168,6 @@ public class NamespaceService {
         }
         if (request.configured().contains("ConsulConfiguration")) {
             errors.add("invalid consul configuration: Multi-Cluster Consul is unlicensed.");
-        }
-        if (request.configured().contains("Capabilities")) {
-            errors.add("Berth does not enforce namespace capabilities (enabled or disabled task drivers and network modes)");
         }
         if (request.configured().contains("RequiredExtraClaims") || request.configured().contains("OptionalExtraClaims")) {
             errors.add("Berth adds no extra claims to workload identities");

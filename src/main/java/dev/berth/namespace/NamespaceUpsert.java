@@ -6,10 +6,11 @@ import java.util.Set;
 /**
  * A namespace as a client submits it ({@code PUT /v1/namespace}): {@code quota} as given (Nomad's community edition has
  * no quota to name), and {@code configured} the names of the other fields that were set, for those Berth does not
- * have ({@code Capabilities}, {@code NodePoolConfiguration}, {@code VaultConfiguration}, {@code ConsulConfiguration},
+ * have ({@code NodePoolConfiguration}, {@code VaultConfiguration}, {@code ConsulConfiguration},
  * {@code RequiredExtraClaims}, {@code OptionalExtraClaims}).
  */
-public record NamespaceUpsert(String name, String description, String quota, Map<String, String> meta, Set<String> configured) {
+public record NamespaceUpsert(String name, String description, String quota, Map<String, String> meta, Capabilities capabilities,
+                              Set<String> configured) {
 
     public NamespaceUpsert {
         name = name == null ? "" : name;

@@ -11,11 +11,12 @@ import org.springframework.transaction.PlatformTransactionManager;
 import tools.jackson.core.type.TypeReference;
 import tools.jackson.databind.json.JsonMapper;
 
+import dev.berth.namespace.Capabilities;
 import dev.berth.namespace.Namespace;
 import dev.berth.namespace.NamespaceStore;
 
 /**
- * The namespaces' store in H2: {@code namespace} (meta as a JSON object) and {@code namespace_table_index}. A put or
+ * The namespaces' store in H2: {@code namespace} (meta and capabilities as JSON objects) and {@code namespace_table_index}. A put or
  * delete moves the table index in the same transaction.
  */
 @Component
@@ -35,18 +36,20 @@ class JdbcNamespaceStore implements NamespaceStore {
 
     @Override
     public List<Namespace> list() {
-        return tx.read(() -> jdbc.sql("SELECT name, description, meta, create_index, modify_index FROM namespace ORDER BY name")
+        return tx.read(() -> jdbc.sql("SELECT name, description, meta, capabilities, create_index, modify_index FROM namespace ORDER BY name")
                 .query((rs, n) -> new Namespace(rs.getString("name"), rs.getString("description"), meta(rs.getString("meta")),
-                        rs.getLong("create_index"), rs.getLong("modify_index")))
+                        capabilities(rs.getString("capabilities")), rs.getLong("create_index"), rs.getLong("modify_index")))
                 .list());
     }
 
     @Override
     public void put(Namespace ns) {
         tx.write(() -> {
-            jdbc.sql("MERGE INTO namespace (name, description, meta, create_index, modify_index) KEY (name) VALUES (?, ?, ?, ?, ?)")
+            jdbc.sql("MERGE INTO namespace (name, description, meta, capabilities, create_index, modify_index) KEY (name) "
+                            + "VALUES (?, ?, ?, ?, ?, ?)")
                     .params(ns.name(), ns.description(), ns.meta() == null ? null : json.writeValueAsString(ns.meta()),
-                            ns.createIndex(), ns.modifyIndex())
+                            ns.capabilities() == null ? null : json.writeValueAsString(ns.capabilities()), ns.createIndex(),
+                            ns.modifyIndex())
                     .update();
             setTableIndex(ns.modifyIndex());
         });
@@ -68,6 +71,10 @@ class JdbcNamespaceStore implements NamespaceStore {
 
     private void setTableIndex(long index) {
         jdbc.sql("MERGE INTO namespace_table_index (id, modify_index) KEY (id) VALUES (1, ?)").param(index).update();
+    }
+
+    private Capabilities capabilities(String raw) {
+        return raw == null ? null : json.readValue(raw, Capabilities.class);
     }
 
     private Map<String, String> meta(String raw) {

@@ -73,6 +73,7 @@ class NamespacesApiTest {
         assertThat(n.propertyNames()).containsExactly("Name", "Description", "Quota", "Capabilities", "NodePoolConfiguration",
                 "VaultConfiguration", "ConsulConfiguration", "Meta", "RequiredExtraClaims", "OptionalExtraClaims", "CreateIndex",
                 "ModifyIndex");
+        assertThat(n.path("Capabilities").isNull()).isTrue();
         assertThat(n.path("Description").asString()).isEqualTo("team a");
         assertThat(n.path("Meta").path("owner").asString()).isEqualTo("a");
         assertThat(n.path("CreateIndex").asLong()).isEqualTo(n.path("ModifyIndex").asLong()).isEqualTo(createIndex);
@@ -209,6 +210,24 @@ class NamespacesApiTest {
             send("DELETE", "/v1/job/" + id + "?purge=true", null);
             send("DELETE", "/v1/job/" + id + "?namespace=" + ns + "&purge=true", null);
         }
+    }
+
+    @Test
+    void aNamespacesCapabilitiesDecideWhichDriversItsJobsUse() throws Exception {
+        HttpResponse<String> created = send("PUT", "/v1/namespace/" + ns, """
+                {"Name":"%s","Capabilities":{"EnabledTaskDrivers":["exec","raw_exec"],"DisabledTaskDrivers":["raw_exec"]}}"""
+                .formatted(ns));
+        assertThat(created.statusCode()).as(created.body()).isEqualTo(200);
+        JsonNode capabilities = body(Http.get(port, "/v1/namespace/" + ns)).path("Capabilities");
+        assertThat(capabilities.path("EnabledTaskDrivers").toString()).isEqualTo("[\"exec\",\"raw_exec\"]");
+        assertThat(capabilities.path("DisabledTaskDrivers").toString()).isEqualTo("[\"raw_exec\"]");
+        assertThat(capabilities.path("EnabledNetworkModes").isNull()).isTrue();
+
+        String id = "cap-" + UUID.randomUUID().toString().substring(0, 8);
+        assertError(send("PUT", "/v1/jobs", job(id, "\"Namespace\":\"" + ns + "\",", "x")), 400,
+                "1 error occurred:\n\t* used task driver \"raw_exec\" is not allowed in namespace \"" + ns + "\"\n\n");
+        assertThat(Http.get(port, "/v1/job/" + id + "?namespace=" + ns).statusCode()).isEqualTo(404);
+        assertThat(send("DELETE", "/v1/namespace/" + ns, null).statusCode()).isEqualTo(200);
     }
 
     @Test

@@ -11,7 +11,7 @@ public final class MemoryNamespaceStore implements NamespaceStore {
     private long tableIndex = 1;
 
     public MemoryNamespaceStore() {
-        rows.put(Namespace.DEFAULT, new Namespace(Namespace.DEFAULT, "Default shared namespace", null, 1, 1));
+        rows.put(Namespace.DEFAULT, new Namespace(Namespace.DEFAULT, "Default shared namespace", null, null, 1, 1));
     }
 
     @Override

@@ -37,7 +37,7 @@ class NamespaceServiceTest {
     final NamespaceService namespaces = new NamespaceService(store, feed, List.of((ns) -> "busy".equals(ns) ? blocking : Set.of()));
 
     static NamespaceUpsert upsert(String name) {
-        return new NamespaceUpsert(name, "", "", null, Set.of());
+        return new NamespaceUpsert(name, "", "", null, null, Set.of());
     }
 
     static NamespaceException.Kind kindOf(Runnable r) {
@@ -53,8 +53,8 @@ class NamespaceServiceTest {
     void defaultExistsFromTheStartAndAnUpsertKeepsTheCreateIndex() {
         assertThat(namespaces.exists("default")).isTrue();
         assertThat(namespaces.exists("prod")).isFalse();
-        long created = namespaces.upsert(new NamespaceUpsert("prod", "first", "", Map.of("k", "v"), Set.of()));
-        long updated = namespaces.upsert(new NamespaceUpsert("prod", "second", "", null, Set.of()));
+        long created = namespaces.upsert(new NamespaceUpsert("prod", "first", "", Map.of("k", "v"), null, Set.of()));
+        long updated = namespaces.upsert(new NamespaceUpsert("prod", "second", "", null, null, Set.of()));
         Namespace prod = namespaces.get("prod").value().orElseThrow();
         assertThat(prod.createIndex()).isEqualTo(created);
         assertThat(prod.modifyIndex()).isEqualTo(updated).isGreaterThan(created);
@@ -78,10 +78,10 @@ class NamespaceServiceTest {
         assertThatExceptionOfType(NamespaceException.class).isThrownBy(() -> namespaces.upsert(upsert("a.b")))
                 .withMessage("Invalid namespace \"a.b\": 1 error occurred:\n\t* invalid name \"a.b\". Must match regex ^[a-zA-Z0-9-]{1,128}$\n\n");
         assertThatExceptionOfType(NamespaceException.class)
-                .isThrownBy(() -> namespaces.upsert(new NamespaceUpsert("ok", "", "", null, Set.of("NodePoolConfiguration", "Capabilities"))))
+                .isThrownBy(() -> namespaces.upsert(new NamespaceUpsert("ok", "", "", null, null, Set.of("NodePoolConfiguration", "ConsulConfiguration"))))
                 .withMessage("Invalid namespace \"ok\": 2 errors occurred:\n\t* invalid node pool configuration: Node Pools Governance is unlicensed.\n"
-                        + "\t* Berth does not enforce namespace capabilities (enabled or disabled task drivers and network modes)\n\n");
-        assertThatExceptionOfType(NamespaceException.class).isThrownBy(() -> namespaces.upsert(new NamespaceUpsert("ok", "", "gold", null, Set.of())))
+                        + "\t* invalid consul configuration: Multi-Cluster Consul is unlicensed.\n\n");
+        assertThatExceptionOfType(NamespaceException.class).isThrownBy(() -> namespaces.upsert(new NamespaceUpsert("ok", "", "gold", null, null, Set.of())))
                 .withMessage("namespace \"ok\" using non-existent quota \"gold\"");
         assertThat(namespaces.exists("ok")).as("a refused write changes nothing").isFalse();
         assertThat(kindOf(() -> namespaces.upsert(upsert("")))).isEqualTo(NamespaceException.Kind.INVALID);
@@ -107,5 +107,24 @@ class NamespaceServiceTest {
         assertThat(withBlockers.exists("busy")).isFalse();
         assertThat(store.tableIndex()).isEqualTo(deleted);
         assertThat(withBlockers.get("busy").index()).as("an absent namespace answers the table index").isEqualTo(deleted);
+    }
+
+    @Test
+    void aJobIsCheckedAgainstItsNamespaceAndItsCapabilities() {
+        assertThat(namespaces.refusal("default", "web", List.of("raw_exec"), List.of("host"))).isEmpty();
+        assertThat(namespaces.refusal("nope", "web", List.of("raw_exec"), List.of())).hasValue("job \"web\" is in nonexistent namespace \"nope\"");
+        namespaces.upsert(new NamespaceUpsert("open", "", "", null, null, Set.of()));
+        assertThat(namespaces.refusal("open", "web", List.of("docker", "raw_exec"), List.of("bridge"))).isEmpty();
+
+        namespaces.upsert(new NamespaceUpsert("locked", "", "", null,
+                new Capabilities(List.of("exec", "raw_exec", "docker"), List.of("raw_exec"), null, List.of("bridge")), Set.of()));
+        assertThat(namespaces.refusal("locked", "web", List.of("exec", "docker"), List.of("host"))).isEmpty();
+        assertThat(namespaces.refusal("locked", "web", List.of("exec", "raw_exec"), List.of()))
+                .hasValue("used task driver \"raw_exec\" is not allowed in namespace \"locked\"");
+        assertThat(namespaces.refusal("locked", "web", List.of("mock", "raw_exec"), List.of()))
+                .hasValue("used task drivers [\"mock\" \"raw_exec\"] are not allowed in namespace \"locked\"");
+        assertThat(namespaces.refusal("locked", "web", List.of("exec"), List.of("host", "bridge")))
+                .hasValue("used group network mode \"bridge\" is not allowed in namespace \"locked\"");
+        assertThat(namespaces.get("locked").value().orElseThrow().capabilities().disabledTaskDrivers()).containsExactly("raw_exec");
     }
 }

@@ -1,6 +1,7 @@
 package dev.berth.state;
 
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
 
@@ -14,6 +15,7 @@ import org.springframework.boot.jdbc.autoconfigure.JdbcClientAutoConfiguration;
 import org.springframework.boot.jdbc.autoconfigure.JdbcTemplateAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
+import dev.berth.namespace.Capabilities;
 import dev.berth.namespace.Namespace;
 import dev.berth.namespace.NamespaceStore;
 
@@ -25,6 +27,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * delete moves the table index.
  */
 class JdbcNamespaceStoreTest {
+
+    static final Capabilities CAPABILITIES = new Capabilities(List.of("exec"), null, List.of(), List.of("bridge"));
 
     @TempDir
     Path dataDir;
@@ -45,16 +49,16 @@ class JdbcNamespaceStoreTest {
     @Test
     void defaultExistsAndNamespacesSurviveARestart() {
         withStore(store -> {
-            assertThat(store.list()).containsExactly(new Namespace("default", "Default shared namespace", null, 1, 1));
+            assertThat(store.list()).containsExactly(new Namespace("default", "Default shared namespace", null, null, 1, 1));
             assertThat(store.tableIndex()).isEqualTo(1);
-            store.put(new Namespace("team-a", "the a team", Map.of("owner", "a", "tier", "1"), 7, 9));
-            store.put(new Namespace("team-b", "", null, 10, 10));
+            store.put(new Namespace("team-a", "the a team", Map.of("owner", "a", "tier", "1"), CAPABILITIES, 7, 9));
+            store.put(new Namespace("team-b", "", null, null, 10, 10));
             assertThat(store.tableIndex()).isEqualTo(10);
             store.delete("team-b", 11);
         });
         withStore(store -> {
-            assertThat(store.list()).containsExactly(new Namespace("default", "Default shared namespace", null, 1, 1),
-                    new Namespace("team-a", "the a team", Map.of("owner", "a", "tier", "1"), 7, 9));
+            assertThat(store.list()).containsExactly(new Namespace("default", "Default shared namespace", null, null, 1, 1),
+                    new Namespace("team-a", "the a team", Map.of("owner", "a", "tier", "1"), CAPABILITIES, 7, 9));
             assertThat(store.tableIndex()).isEqualTo(11);
         });
     }

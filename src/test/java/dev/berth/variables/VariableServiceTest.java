@@ -77,7 +77,7 @@ class VariableServiceTest {
         assertThatExceptionOfType(VariableException.class)
                 .isThrownBy(() -> variables.put("prod", "db", Map.of("v", "1"), LockRequest.NONE, OptionalLong.empty()))
                 .withMessage("variable \"db\" is in nonexistent namespace \"prod\"");
-        fixture.namespaces.upsert(new NamespaceUpsert("prod", "", "", null, Set.of()));
+        fixture.namespaces.upsert(new NamespaceUpsert("prod", "", "", null, null, Set.of()));
         assertThat(variables.put("prod", "db", Map.of("v", "prod"), LockRequest.NONE, OptionalLong.empty())).isInstanceOf(Written.class);
         put("db", "default", OptionalLong.empty());
 
