@@ -21,7 +21,8 @@ import dev.berth.events.Topic;
 /**
  * Nomad's {@code Namespace} endpoint on one node ({@code nomad/namespace_endpoint.go}, its state store and its
  * community-edition checks), with Nomad's error texts: a name of 1 to 128 letters, digits and dashes, a description of
- * at most 256 characters, no quota and none of the enterprise configurations; {@code default} is never deleted, and no
+ * at most 256 characters, no quota and none of the enterprise configurations; a job only with the task drivers and network
+ * modes the capabilities allow ({@link #refusal}); {@code default} is never deleted, and no
  * namespace is while a job, an allocation or a variable keeps it ({@link NamespaceUsage}). Held in memory, written
  * through to the {@link NamespaceStore}; every write takes the node's next index. Writes are serialized on this object.
  */
