@@ -29,7 +29,7 @@
     document.getElementById("alloc-title").textContent = "Allocation " + a.Name;
     document.title = a.Name + " · Berth";
     document.getElementById("alloc-facts").replaceChildren(
-      fact("ID", a.ID), fact("Job", a.JobID), fact("Group", a.TaskGroup), fact("Client status", status(a.ClientStatus)),
+      fact("ID", a.ID), fact("Namespace", a.Namespace || "default"), fact("Job", a.JobID), fact("Group", a.TaskGroup), fact("Client status", status(a.ClientStatus)),
       fact("Desired", a.DesiredStatus || "run"), fact("Node", a.NodeName || a.NodeID || "–"));
     const container = document.getElementById("tasks");
     for (const name of taskNames()) {

@@ -1,10 +1,12 @@
-// A job's page (/ui/jobs/{id}): facts, groups, allocations grouped by job version (live), versions, and stop.
+// A job's page (/ui/jobs/{id}?namespace=ns): facts, groups, allocations grouped by job version (live), versions, and stop.
 "use strict";
 
 (() => {
   const { el, status, age } = Berth;
   const jobId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop());
-  const base = "/v1/job/" + encodeURIComponent(jobId);
+  const namespace = new URLSearchParams(location.search).get("namespace") || "default";
+  const ns = "?namespace=" + encodeURIComponent(namespace);
+  const api = (sub) => "/v1/job/" + encodeURIComponent(jobId) + sub + ns;
   let job = null;
   let summary = null;
 
@@ -113,7 +115,7 @@
   }
 
   async function refreshVersions() {
-    const { body } = await Berth.getJson(base + "/versions");
+    const { body } = await Berth.getJson(api("/versions"));
     document.getElementById("versions").replaceChildren(...(body.Versions || []).map((v) => el("tr", { "data-version": v.Version },
       el("td", { class: "num" }, v.Version), el("td", {}, submitted(v.SubmitTime)), el("td", {}, v.Stable ? "yes" : "no"),
       el("td", {}, v.Stop ? "yes" : "no"),
@@ -125,7 +127,7 @@
     const failed = (what) => (e) => Berth.notice(error, e.status === 404 ? "No job " + jobId + " on this agent."
       : "Could not read the " + what + ": " + e.message);
     let version = null;
-    Berth.live(base, (j) => {
+    Berth.live(api(""), (j) => {
       Berth.notice(error, "");
       renderJob(j);
       if (j.Version !== version || j.Stop) {
@@ -134,17 +136,17 @@
       }
     }, failed("job"));
     // the summary's index is the job's: allocation states change it without moving the index, so wait at most 5 s
-    Berth.live(base + "/summary", (s) => { summary = s; renderGroups(); }, () => {}, 3000, "5s");
-    Berth.live(base + "/deployment", renderDeployment, failed("deployment"), 1000);
+    Berth.live(api("/summary"), (s) => { summary = s; renderGroups(); }, () => {}, 3000, "5s");
+    Berth.live(api("/deployment"), renderDeployment, failed("deployment"), 1000);
     // the job's allocations have no index of their own: re-read every 3 s (never faster)
-    Berth.live(base + "/allocations", renderAllocs, failed("allocations"), 3000);
+    Berth.live(api("/allocations"), renderAllocs, failed("allocations"), 3000);
 
     const result = document.getElementById("action-result");
     document.getElementById("stop-button").addEventListener("click", async () => {
       if (!confirm("Stop job " + jobId + "? All its allocations are stopped.")) return;
       Berth.notice(result, "");
       try {
-        await Berth.api(base, { method: "DELETE" });
+        await Berth.api(api(""), { method: "DELETE" });
         Berth.notice(result, "Stop: done.", true);
       } catch (e) {
         Berth.notice(result, "Stop refused: " + e.message);

@@ -57,15 +57,24 @@ class AllocationQueryController {
         }, view -> render.full(view.orElseThrow(() -> new ApiException.NotFound(ALLOC_NOT_FOUND))));
     }
 
-    /** {@code prefix} on the ID; {@code resources=true} adds AllocatedResources; {@code task_states=false} drops them. */
+    /**
+     * {@code prefix} on the ID; {@code namespace} ({@code default} unless given, {@code *}: every one);
+     * {@code resources=true} adds AllocatedResources; {@code task_states=false} drops them.
+     */
     @GetMapping("/v1/allocations")
     CompletableFuture<ResponseEntity<List<Map<String, Object>>>> list(@RequestParam(required = false) String prefix,
-            @RequestParam(defaultValue = "false") boolean resources,
+            @RequestParam(defaultValue = "default") String namespace, @RequestParam(defaultValue = "false") boolean resources,
             @RequestParam(name = "task_states", defaultValue = "true") boolean taskStates, HttpServletRequest request) {
         return NomadQuery.blocking(queries, request, c -> c.topic() == Topic.Allocation,
                 () -> new Indexed<>(allocs.list(), tableIndex()),
                 views -> views.stream().filter(v -> prefix == null || v.record().id().startsWith(prefix))
+                        .filter(v -> "*".equals(namespace) || namespace.equals(namespaceOf(v)))
                         .map(v -> render.stub(v, resources, taskStates)).toList());
+    }
+
+    private static String namespaceOf(AllocView v) {
+        String ns = v.record().spec().namespace();
+        return ns == null || ns.isEmpty() ? "default" : ns;
     }
 
     /** Every allocation of the node, whole; only this agent's node ID exists. */

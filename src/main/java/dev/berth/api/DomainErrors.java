@@ -12,6 +12,7 @@ import dev.berth.alloc.fs.FsAccessException;
 import dev.berth.alloc.gc.NotEligibleForGcException;
 import dev.berth.alloc.spec.SpecValidationException;
 import dev.berth.job.JobException;
+import dev.berth.namespace.NamespaceException;
 import dev.berth.variables.VariableException;
 import dev.berth.volume.HostVolumeException;
 
@@ -55,6 +56,12 @@ final class DomainErrors {
                 case INVALID -> of(HttpStatus.BAD_REQUEST, "Invalid job request", j.getMessage());
                 case NOT_FOUND -> of(HttpStatus.NOT_FOUND, "Not found", j.getMessage());
                 case STALE_INDEX -> of(HttpStatus.CONFLICT, "Job modified since the given index", j.getMessage());
+            };
+            case NamespaceException n -> switch (n.kind()) {
+                case INVALID -> of(HttpStatus.BAD_REQUEST, "Invalid namespace request", n.getMessage());
+                case NOT_FOUND -> of(HttpStatus.NOT_FOUND, "Namespace not found", n.getMessage());
+                // Nomad answers 500; the namespace still holds objects, which is a conflict with the node's state
+                case NOT_EMPTY -> of(HttpStatus.CONFLICT, "Namespace not empty", n.getMessage());
             };
             case VariableException v -> switch (v.kind()) {
                 case INVALID -> of(HttpStatus.BAD_REQUEST, "Invalid variable request", v.getMessage());

@@ -96,7 +96,7 @@ final class EventJson {
             case Allocation, Evaluation -> List.of(text(payload, "JobID"), text(payload, "DeploymentID"));
             case Service -> List.of(text(payload, "JobID"), text(payload, "ServiceName"));
             case Deployment -> List.of(text(payload, "JobID"));
-            case Job, Node, Variable, HostVolume -> null;
+            case Job, Node, Variable, HostVolume, Namespace -> null;
         };
         if (filterKeys == null) {
             event.putNull("FilterKeys");

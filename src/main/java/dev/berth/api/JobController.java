@@ -36,6 +36,7 @@ import dev.berth.job.JobException;
 import dev.berth.job.JobService;
 import dev.berth.job.PeriodicLauncher;
 import dev.berth.job.hcl.JobspecParser;
+import dev.berth.namespace.Namespace;
 
 /**
  * Nomad's job API on one node: {@code /v1/jobs}, {@code /v1/job/{id}} and its sub-resources, {@code /v1/evaluation(s)}.
@@ -80,20 +81,38 @@ class JobController {
     }
 
     @RequestMapping(path = "/v1/jobs", method = {RequestMethod.PUT, RequestMethod.POST})
-    ObjectNode register(@RequestBody String raw) throws JobException {
+    ObjectNode register(@RequestBody String raw, HttpServletRequest request) throws JobException {
         JsonNode body = body(raw);
-        JsonNode job = body.path("Job");
+        JsonNode job = inNamespace(body, request);
         Long enforce = body.path("EnforceIndex").asBoolean(false) ? body.path("JobModifyIndex").asLong(0) : null;
-        return result(jobs.register(job.isObject() ? job : null, enforce));
+        return result(jobs.register(job, enforce));
     }
 
     @RequestMapping(path = "/v1/job/{id}", method = {RequestMethod.PUT, RequestMethod.POST})
-    ObjectNode registerAt(@PathVariable String id, @RequestBody String raw) throws JobException {
+    ObjectNode registerAt(@PathVariable String id, @RequestBody String raw, HttpServletRequest request) throws JobException {
         JsonNode body = body(raw);
         if (body.path("Job").isObject() && !id.equals(body.path("Job").path("ID").asString())) {
             throw new ApiException.BadRequest("Job ID does not match name");
         }
-        return register(raw);
+        return register(raw, request);
+    }
+
+    /**
+     * The request's job (null when it has none) in the namespace Nomad's agent puts it in: the {@code namespace} query
+     * parameter, else the request body's {@code Namespace}, else the job's own, else {@code default}.
+     */
+    static ObjectNode inNamespace(JsonNode body, HttpServletRequest request) {
+        if (!(body.path("Job") instanceof ObjectNode given)) {
+            return null;
+        }
+        ObjectNode job = given.deepCopy();
+        String query = request.getParameter("namespace");
+        String namespace = query != null && !query.isEmpty() ? query
+                : !body.path("Namespace").asString("").isEmpty() ? body.path("Namespace").asString()
+                : !job.path("Namespace").asString("").isEmpty() ? job.path("Namespace").asString()
+                : Namespace.DEFAULT;
+        job.put("Namespace", namespace);
+        return job;
     }
 
     @DeleteMapping("/v1/job/{id}")
@@ -207,20 +226,22 @@ class JobController {
     }
 
     @RequestMapping(path = "/v1/job/{id}/plan", method = {RequestMethod.PUT, RequestMethod.POST})
-    ObjectNode plan(@PathVariable String id, @RequestBody String raw) throws JobException {
+    ObjectNode plan(@PathVariable String id, @RequestBody String raw, HttpServletRequest request) throws JobException {
         JsonNode body = body(raw);
         JsonNode job = body.path("Job");
         if (job.isObject() && !id.equals(job.path("ID").asString())) {
             throw new ApiException.BadRequest("Job ID does not match");
         }
-        return jobs.plan(job.isObject() ? job : null);
+        return jobs.plan(inNamespace(body, request));
     }
 
     @GetMapping("/v1/evaluations")
     CompletableFuture<ResponseEntity<List<ObjectNode>>> evaluations(@RequestParam(defaultValue = "") String prefix,
+                                                                    @RequestParam(defaultValue = "default") String namespace,
                                                                     HttpServletRequest request) {
         return blocking(request, Topic.Evaluation, () -> jobs.evaluations().stream()
-                .filter(e -> e.path("ID").asString().startsWith(prefix)).toList(),
+                .filter(e -> e.path("ID").asString().startsWith(prefix))
+                .filter(e -> "*".equals(namespace) || namespace.equals(e.path("Namespace").asString())).toList(),
                 l -> l.stream().mapToLong(e -> e.path("ModifyIndex").asLong()).max().orElse(0));
     }
 

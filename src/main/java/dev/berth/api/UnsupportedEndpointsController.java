@@ -13,7 +13,7 @@ import org.springframework.web.bind.annotation.RestController;
 @RestController
 class UnsupportedEndpointsController {
 
-    @RequestMapping({"/v1/acl/**", "/v1/operator/**", "/v1/namespaces", "/v1/namespace", "/v1/namespace/**",
+    @RequestMapping({"/v1/acl/**", "/v1/operator/**",
             "/v1/deployment/unblock/**", "/v1/volumes/**", "/v1/volume/**", "/v1/plugins",
             "/v1/plugin/**", "/v1/search", "/v1/search/**", "/v1/scaling/**", "/v1/node/pools",
             "/v1/node/pool/**", "/v1/agent/join", "/v1/agent/force-leave", "/v1/agent/keyring/**", "/v1/agent/schedulers",
@@ -33,9 +33,6 @@ class UnsupportedEndpointsController {
         if (path.startsWith("/v1/operator")) {
             return "Berth has no Raft cluster, autopilot, snapshots, keyring or scheduler configuration to operate "
                     + "(only /v1/operator/raft/configuration is answered)";
-        }
-        if (path.startsWith("/v1/namespace")) {
-            return "Berth keeps no namespace objects: a job or allocation is in the namespace it names";
         }
         if (path.startsWith("/v1/deployment")) {
             return "Berth's deployments run in one region: there is no multiregion deployment to unblock";

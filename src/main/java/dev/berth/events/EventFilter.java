@@ -69,6 +69,9 @@ public final class EventFilter implements Predicate<Change> {
 
     @Override
     public boolean test(Change change) {
+        if (!NOMAD_TOPICS.contains(change.topic().name())) {
+            return false; // a change Berth keeps for its blocking queries only (namespaces): not an event of Nomad's stream
+        }
         String eventNamespace = change.topic() == Topic.Node ? "" : change.namespace();
         if (!eventNamespace.isEmpty() && !ALL.equals(namespace) && !namespace.equals(eventNamespace)) {
             return false;

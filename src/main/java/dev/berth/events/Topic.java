@@ -9,5 +9,7 @@ public enum Topic {
     Deployment,
     Service,
     Variable,
-    HostVolume
+    HostVolume,
+    /** Namespace upserts and deletes: they wake blocking queries; Nomad's event stream has no such topic, so it never carries them. */
+    Namespace
 }

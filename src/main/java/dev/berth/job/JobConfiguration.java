@@ -10,6 +10,7 @@ import dev.berth.alloc.AllocManager;
 import dev.berth.alloc.task.Interpolator;
 import dev.berth.events.ChangeFeed;
 import dev.berth.fingerprint.NodeRegistry;
+import dev.berth.namespace.NamespaceService;
 import dev.berth.service.CheckResult;
 import dev.berth.service.ServiceChecks;
 import dev.berth.volume.VolumePlacement;
@@ -52,8 +53,8 @@ class JobConfiguration {
     }
 
     @Bean
-    JobService jobService(JobRegistry registry, LocalScheduler scheduler, AllocManager allocs) {
-        return new JobService(registry, scheduler, allocs);
+    JobService jobService(JobRegistry registry, LocalScheduler scheduler, AllocManager allocs, NamespaceService namespaces) {
+        return new JobService(registry, scheduler, allocs, namespaces);
     }
 
     @Bean

@@ -13,6 +13,7 @@ import tools.jackson.databind.node.ObjectNode;
 import dev.berth.alloc.AllocManager;
 import dev.berth.alloc.AllocView;
 import dev.berth.alloc.store.ClientStatus;
+import dev.berth.namespace.NamespaceService;
 
 /**
  * The node-local job API behind the controllers: register, stop, purge, plan, summaries, allocations and evaluations of a
@@ -23,6 +24,7 @@ public class JobService {
     private final JobRegistry registry;
     private final LocalScheduler scheduler;
     private final AllocManager allocs;
+    private final NamespaceService namespaces;
     private final JsonMapper json = JsonMapper.builder().build();
     private java.util.function.Function<JsonNode, Optional<java.time.Instant>> nextLaunch;
 
@@ -31,10 +33,11 @@ public class JobService {
         this.nextLaunch = f;
     }
 
-    public JobService(JobRegistry registry, LocalScheduler scheduler, AllocManager allocs) {
+    public JobService(JobRegistry registry, LocalScheduler scheduler, AllocManager allocs, NamespaceService namespaces) {
         this.registry = registry;
         this.scheduler = scheduler;
         this.allocs = allocs;
+        this.namespaces = namespaces;
     }
 
     /** The answer to a register or deregister: Nomad's {@code JobRegisterResponse} fields. */
@@ -49,6 +52,7 @@ public class JobService {
         ObjectNode job = JobDefaults.canonicalize(raw.deepCopy());
         JobValidation.validate(job);
         JobValidation.validateForPlacement(job);
+        checkNamespace(job);
         JobRegistry.Registered reg = registry.register(job, enforceIndex);
         ObjectNode eval = registry.createEval(reg.job(), "job-register");
         scheduler.kick(ns(reg.job()), id(reg.job()), eval.path("ID").asString());
@@ -259,6 +263,7 @@ public class JobService {
         ObjectNode job = JobDefaults.admit(JobDefaults.canonicalize(raw.deepCopy()));
         JobValidation.validate(job);
         JobValidation.validateForPlacement(job);
+        checkNamespace(job);
         Optional<ObjectNode> current = registry.job(ns(job), id(job));
         boolean changed = current.isEmpty() || !JobRegistry.specOf(current.get()).equals(JobRegistry.specOf(job));
         job.put("Version", current.map(c -> c.path("Version").asLong() + (changed ? 1 : 0)).orElse(0L));
@@ -286,6 +291,23 @@ public class JobService {
         r.put("Warnings", "");
         r.put("Index", current.map(c -> c.path("JobModifyIndex").asLong()).orElse(0L));
         return r;
+    }
+
+    /**
+     * Nomad's namespace admission check: a job lives only in a namespace that exists, and uses only the task drivers and
+     * group network modes its capabilities allow.
+     */
+    private void checkNamespace(JsonNode job) throws JobException {
+        List<String> drivers = new ArrayList<>();
+        List<String> modes = new ArrayList<>();
+        for (JsonNode g : job.path("TaskGroups")) {
+            g.path("Tasks").forEach(t -> drivers.add(t.path("Driver").asString("")));
+            g.path("Networks").forEach(n -> modes.add(n.path("Mode").asString("").isEmpty() ? "host" : n.path("Mode").asString()));
+        }
+        Optional<String> refusal = namespaces.refusal(ns(job), id(job), drivers, modes);
+        if (refusal.isPresent()) {
+            throw new JobException(JobException.Kind.INVALID, "1 error occurred:\n\t* " + refusal.get() + "\n\n");
+        }
     }
 
     static String ns(JsonNode job) {

@@ -17,6 +17,7 @@ import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.stereotype.Component;
 
+import dev.berth.namespace.NamespaceService;
 import dev.berth.variables.VariableException.Kind;
 import dev.berth.variables.VariableOutcome.Conflict;
 import dev.berth.variables.VariableOutcome.Written;
@@ -53,14 +54,16 @@ public class VariableLocks implements SmartLifecycle {
     private final VariableStore store;
     private final VariableWriter writer;
     private final Clock clock;
+    private final NamespaceService namespaces;
     /** Changed only under the writer's lock. */
     private final Map<Key, Lease> leases = new ConcurrentHashMap<>();
     private volatile ScheduledExecutorService sweeper;
 
-    VariableLocks(VariableStore store, VariableWriter writer, Clock clock) {
+    VariableLocks(VariableStore store, VariableWriter writer, Clock clock, NamespaceService namespaces) {
         this.store = store;
         this.writer = writer;
         this.clock = clock;
+        this.namespaces = namespaces;
     }
 
     /**
@@ -71,7 +74,7 @@ public class VariableLocks implements SmartLifecycle {
     public VariableOutcome acquire(String namespace, String path, Map<String, String> items, LockRequest request) {
         VariableLock lock = new VariableLock(request.hasId() ? request.id() : UUID.randomUUID().toString(),
                 orDefault(request.ttl(), VariableRules.DEFAULT_LOCK_TTL), orDefault(request.lockDelay(), VariableRules.DEFAULT_LOCK_DELAY));
-        VariableRules.checkWritableNamespace(namespace, path);
+        VariableRules.checkWritableNamespace(namespace, path, namespaces.exists(namespace));
         VariableRules.checkSize(items);
         VariableRules.checkPath(path);
         VariableRules.checkLock(lock.ttl(), lock.lockDelay());
@@ -99,7 +102,7 @@ public class VariableLocks implements SmartLifecycle {
         if (itemsGiven) {
             throw VariableRules.invalid("lock release operation doesn't take variable items");
         }
-        VariableRules.checkWritableNamespace(namespace, path);
+        VariableRules.checkWritableNamespace(namespace, path, namespaces.exists(namespace));
         VariableRules.checkPath(path);
         return writer.locked(() -> {
             Key key = new Key(namespace, path);
@@ -124,7 +127,7 @@ public class VariableLocks implements SmartLifecycle {
         }
         return writer.locked(() -> {
             Key key = new Key(namespace, path);
-            Row row = (VariableRules.namespaceExists(namespace) ? expireIfDue(key, store.get(namespace, path)) : Optional.<Row>empty())
+            Row row = expireIfDue(key, store.get(namespace, path))
                     .orElseThrow(() -> new VariableException(Kind.NOT_FOUND, "variable doesn't exist"));
             if (!row.meta().locked()) {
                 throw new VariableException(Kind.LOCK_CONFLICT, "variable doesn't hold a lock");

@@ -11,8 +11,7 @@ import dev.berth.variables.VariableException.Kind;
  * Nomad's rules for a variable, with Nomad's error texts ({@code nomad/structs/variables.go}): a path of 1 to 128
  * URL-safe characters ({@code a-z A-Z 0-9 - _ ~ /}), the top-level {@code nomad/} directory reserved except for
  * {@code nomad/jobs...}, {@code nomad/sentinel...} and one level below {@code nomad/job-templates}; items at most 64 KiB
- * (key and value bytes added up); a lock TTL between 10 seconds and 24 hours. Until namespaces exist on a Berth node,
- * {@code default} is the only namespace.
+ * (key and value bytes added up); a lock TTL between 10 seconds and 24 hours; a write only into a namespace that exists.
  */
 public final class VariableRules {
 
@@ -58,19 +57,14 @@ public final class VariableRules {
                 + "top-level \"nomad\" directory");
     }
 
-    /** A write's namespace: never the wildcard, and one that exists. */
-    public static void checkWritableNamespace(String namespace, String path) {
+    /** A write's namespace: never the wildcard, and one that exists ({@code exists}: whether it does). */
+    public static void checkWritableNamespace(String namespace, String path, boolean exists) {
         if (ALL_NAMESPACES.equals(namespace)) {
             throw invalid("can not target wildcard (\"*\")namespace");
         }
-        if (!namespaceExists(namespace)) {
+        if (!exists) {
             throw invalid("variable \"" + path + "\" is in nonexistent namespace \"" + namespace + "\"");
         }
-    }
-
-    /** Whether {@code namespace} exists on this node: only {@code default} until Berth has namespaces. */
-    public static boolean namespaceExists(String namespace) {
-        return DEFAULT_NAMESPACE.equals(namespace);
     }
 
     /** Nomad's size of a variable's items: the UTF-8 bytes of every key and value. */

@@ -13,6 +13,7 @@ import org.springframework.stereotype.Component;
 import dev.berth.events.Change;
 import dev.berth.events.Indexed;
 import dev.berth.events.Topic;
+import dev.berth.namespace.NamespaceService;
 import dev.berth.variables.VariableOutcome.Conflict;
 import dev.berth.variables.VariableOutcome.Deleted;
 import dev.berth.variables.VariableOutcome.Written;
@@ -22,8 +23,8 @@ import dev.berth.variables.VariableStore.Row;
  * Reads, lists and writes variables as Nomad's {@code Variables} endpoint does ({@code nomad/variables_endpoint.go},
  * {@code nomad/state/state_store_variables.go}): a check-and-set write ({@code cas}) is refused with the current
  * variable when its index is stale ({@code 0} means "only if absent"); a locked variable is written only by its lock's
- * holder (who proves it with the lock ID) and deleted by no one until the lock is released or lapses. A namespace other
- * than {@code default} reads as empty and refuses writes ({@link VariableRules#namespaceExists}).
+ * holder (who proves it with the lock ID) and deleted by no one until the lock is released or lapses. A write into a
+ * namespace that does not exist is refused ({@link NamespaceService#exists}).
  */
 @Component
 public class VariableService {
@@ -34,15 +35,17 @@ public class VariableService {
 
     private final VariableStore store;
     private final VariableWriter writer;
+    private final NamespaceService namespaces;
 
-    VariableService(VariableStore store, VariableWriter writer) {
+    VariableService(VariableStore store, VariableWriter writer, NamespaceService namespaces) {
         this.store = store;
         this.writer = writer;
+        this.namespaces = namespaces;
     }
 
     /** The variable (absent: the variables' table index instead of its own), for a blocking read. */
     public Indexed<Optional<Variable>> read(String namespace, String path) {
-        Optional<Row> row = VariableRules.namespaceExists(namespace) ? store.get(namespace, path) : Optional.empty();
+        Optional<Row> row = store.get(namespace, path);
         return row.map(r -> new Indexed<>(Optional.of(writer.open(r)), r.meta().modifyIndex()))
                 .orElseGet(() -> new Indexed<>(Optional.empty(), store.tableIndex()));
     }
@@ -55,8 +58,7 @@ public class VariableService {
      */
     public Indexed<Page> list(String namespace, String prefix, String nextToken, int perPage, boolean reverse) {
         long index = store.tableIndex();
-        List<VariableMeta> all = VariableRules.ALL_NAMESPACES.equals(namespace) || VariableRules.namespaceExists(namespace)
-                ? new ArrayList<>(store.list(namespace, prefix)) : new ArrayList<>();
+        List<VariableMeta> all = new ArrayList<>(store.list(namespace, prefix));
         Comparator<VariableMeta> order = Comparator.comparing(VariableMeta::namespace).thenComparing(VariableMeta::path);
         all.sort(reverse ? order.reversed() : order);
         List<VariableMeta> page = new ArrayList<>();
@@ -84,7 +86,7 @@ public class VariableService {
         if (lock.definesLock()) {
             throw VariableRules.invalid("variable should not contain lock definition");
         }
-        VariableRules.checkWritableNamespace(namespace, path);
+        VariableRules.checkWritableNamespace(namespace, path, namespaces.exists(namespace));
         VariableRules.checkItems(items);
         VariableRules.checkPath(path);
         return writer.locked(() -> {
@@ -106,7 +108,7 @@ public class VariableService {
 
     /** Deletes the variable ({@code cas}: only if its modify index is that, 0 meaning "only if absent"). */
     public VariableOutcome delete(String namespace, String path, OptionalLong cas) {
-        VariableRules.checkWritableNamespace(namespace, path);
+        VariableRules.checkWritableNamespace(namespace, path, namespaces.exists(namespace));
         return writer.locked(() -> {
             Optional<Row> existing = store.get(namespace, path);
             if (cas.isPresent()) {

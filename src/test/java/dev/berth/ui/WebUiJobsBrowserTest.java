@@ -133,7 +133,7 @@ class WebUiJobsBrowserTest {
 
         browser.driver.findElement(By.linkText(JOB)).click();
         eventually().untilAsserted(() -> {
-            assertThat(browser.driver.getCurrentUrl()).endsWith("/ui/jobs/" + JOB);
+            assertThat(browser.driver.getCurrentUrl()).endsWith("/ui/jobs/" + JOB + "?namespace=default");
             assertThat(text("#job-title")).isEqualTo("Job " + JOB);
             assertThat(text("#job-facts")).contains("service").contains("running");
             assertThat(text("#versions tr[data-version='0']")).startsWith("0");

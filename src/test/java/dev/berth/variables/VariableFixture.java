@@ -5,6 +5,8 @@ import javax.crypto.spec.SecretKeySpec;
 import dev.berth.events.ChangeFeed;
 import dev.berth.events.IndexStore;
 import dev.berth.events.NodeIndex;
+import dev.berth.namespace.MemoryNamespaceStore;
+import dev.berth.namespace.NamespaceService;
 import dev.berth.support.TestClock;
 import dev.berth.variables.NodeKeyFile.NodeKey;
 
@@ -28,6 +30,7 @@ final class VariableFixture {
     }));
     final VariableWriter writer = new VariableWriter(store, feed,
             new VariableCipher(() -> new NodeKey("k1", new SecretKeySpec(new byte[32], "AES"))), clock);
-    final VariableService variables = new VariableService(store, writer);
-    final VariableLocks locks = new VariableLocks(store, writer, clock);
+    final NamespaceService namespaces = new NamespaceService(new MemoryNamespaceStore(), feed, java.util.List.of());
+    final VariableService variables = new VariableService(store, writer, namespaces);
+    final VariableLocks locks = new VariableLocks(store, writer, clock, namespaces);
 }

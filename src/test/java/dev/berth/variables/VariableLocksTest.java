@@ -121,7 +121,7 @@ class VariableLocksTest {
     @Test
     void aRestartGivesEveryStoredLockAFreshLease() {
         String holder = acquire(TTL_10S_DELAY_5S);
-        VariableLocks restarted = new VariableLocks(store, writer, clock);
+        VariableLocks restarted = new VariableLocks(store, writer, clock, fixture.namespaces);
         clock.advance(Duration.ofMinutes(5));
         restarted.start();
         try {

@@ -63,11 +63,11 @@ class VariableRulesTest {
     }
 
     @Test
-    void onlyTheDefaultNamespaceExistsAndTheWildcardIsNeverWritten() {
-        assertThatNoException().isThrownBy(() -> VariableRules.checkWritableNamespace("default", "p"));
-        assertThatExceptionOfType(VariableException.class).isThrownBy(() -> VariableRules.checkWritableNamespace("*", "p"))
+    void aWriteNeedsANamespaceThatExistsAndNeverTheWildcard() {
+        assertThatNoException().isThrownBy(() -> VariableRules.checkWritableNamespace("prod", "p", true));
+        assertThatExceptionOfType(VariableException.class).isThrownBy(() -> VariableRules.checkWritableNamespace("*", "p", true))
                 .withMessage("can not target wildcard (\"*\")namespace");
-        assertThatExceptionOfType(VariableException.class).isThrownBy(() -> VariableRules.checkWritableNamespace("prod", "p"))
+        assertThatExceptionOfType(VariableException.class).isThrownBy(() -> VariableRules.checkWritableNamespace("prod", "p", false))
                 .withMessage("variable \"p\" is in nonexistent namespace \"prod\"");
     }
 }

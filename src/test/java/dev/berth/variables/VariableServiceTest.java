@@ -2,14 +2,18 @@ package dev.berth.variables;
 
 import java.util.Map;
 import java.util.OptionalLong;
+import java.util.Set;
 
 import org.junit.jupiter.api.Test;
 
+import dev.berth.namespace.NamespaceUpsert;
+import dev.berth.namespace.NamespaceUsage;
 import dev.berth.variables.VariableOutcome.Conflict;
 import dev.berth.variables.VariableOutcome.Deleted;
 import dev.berth.variables.VariableOutcome.Written;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /** Check-and-set writes and deletes, and paging, as Nomad's state store and paginator do them. */
 class VariableServiceTest {
@@ -66,5 +70,23 @@ class VariableServiceTest {
                 .containsExactly("a/4", "a/3", "a/2", "a/1");
         assertThat(variables.list("*", "b", "", 0, false).value().variables()).extracting(VariableMeta::path).containsExactly("b/1");
         assertThat(variables.list("prod", "", "", 0, false).value().variables()).as("a namespace that does not exist").isEmpty();
+    }
+
+    @Test
+    void aVariableLivesInANamespaceThatExistsAndKeepsItFromBeingDeleted() {
+        assertThatExceptionOfType(VariableException.class)
+                .isThrownBy(() -> variables.put("prod", "db", Map.of("v", "1"), LockRequest.NONE, OptionalLong.empty()))
+                .withMessage("variable \"db\" is in nonexistent namespace \"prod\"");
+        fixture.namespaces.upsert(new NamespaceUpsert("prod", "", "", null, null, Set.of()));
+        assertThat(variables.put("prod", "db", Map.of("v", "prod"), LockRequest.NONE, OptionalLong.empty())).isInstanceOf(Written.class);
+        put("db", "default", OptionalLong.empty());
+
+        assertThat(variables.read("prod", "db").value()).hasValueSatisfying(v -> assertThat(v.items()).isEqualTo(Map.of("v", "prod")));
+        assertThat(variables.read("default", "db").value()).hasValueSatisfying(v -> assertThat(v.items()).isEqualTo(Map.of("v", "default")));
+        assertThat(variables.list("prod", "", "", 0, false).value().variables()).extracting(VariableMeta::namespace).containsExactly("prod");
+        assertThat(new VariableNamespaceUsage(store).blockers("prod")).containsExactly(NamespaceUsage.Blocker.VARIABLES);
+
+        variables.delete("prod", "db", OptionalLong.empty());
+        assertThat(new VariableNamespaceUsage(store).blockers("prod")).isEmpty();
     }
 }
