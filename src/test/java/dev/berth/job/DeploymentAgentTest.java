@@ -146,6 +146,45 @@ class DeploymentAgentTest {
     }
 
     @Test
+    void theInitialAllocationsOfAJobParsedWithoutAnUpdateBlockJoinItsDeployment() throws Exception {
+        String hcl = """
+                job "%s" {
+                  group "app" {
+                    count = 2
+                    task "server" {
+                      driver = "mock_driver"
+                      config {
+                        run_for = "10m"
+                      }
+                      resources {
+                        cpu    = 20
+                        memory = 16
+                      }
+                    }
+                  }
+                }
+                """.formatted(jobId);
+        JsonNode parsed = send("POST", "/v1/jobs/parse", json.writeValueAsString(Map.of("JobHCL", hcl, "Canonicalize", true)));
+        send("PUT", "/v1/jobs", json.writeValueAsString(Map.of("Job", parsed)));
+        await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
+            assertThat(live()).hasSize(2);
+            assertThat(latestDeployment().path("TaskGroups").path("app").path("PlacedAllocs").asInt()).isEqualTo(2);
+        });
+        String deployment = latestDeployment().path("ID").asString();
+        assertThat(deploymentOf(0).path("ID").asString()).isEqualTo(deployment);
+        for (JsonNode stub : get("/v1/job/" + jobId + "/allocations")) {
+            assertThat(stub.has("DeploymentID")).as("Nomad's AllocListStub has no DeploymentID: %s", stub).isFalse();
+            assertThat(get("/v1/allocation/" + stub.path("ID").asString()).path("DeploymentID").asString(null)).isEqualTo(deployment);
+        }
+        assertThat(get("/v1/deployment/allocations/" + deployment)).hasSize(2);
+        // no checks: healthy once the tasks ran for min_healthy_time (10 s by default), then the deployment succeeds
+        awaitDeployment(0, "successful");
+        for (JsonNode stub : get("/v1/job/" + jobId + "/allocations")) {
+            assertThat(stub.path("DeploymentStatus").path("Healthy").asBoolean(false)).as("stub %s", stub).isTrue();
+        }
+    }
+
+    @Test
     void aCanaryWaitsBesideTheOldAllocationsUntilPromotedByHand() throws Exception {
         String update = "\"MaxParallel\":1,\"MinHealthyTime\":0,\"Canary\":1,\"HealthCheck\":\"task_states\"";
         send("PUT", "/v1/jobs", job(2, "v0", update, ""));
