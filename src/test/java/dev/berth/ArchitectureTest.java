@@ -45,8 +45,6 @@ class ArchitectureTest {
             "the whole TaskDriver contract for docker; each phase is one engine call sequence",
             "dev/berth/driver/rawexec/RawExecDriver.java",
             "the whole TaskDriver contract for raw_exec (start, recover, wait, stop, destroy, signal, exec)",
-            "dev/berth/job/LocalScheduler.java",
-            "the scheduling loop carries out a JobPlan: placement, reschedule and stop of one job in one pass",
             "dev/berth/stats/TaskStatsCollector.java",
             "registry, tick and snapshot publication share one copy-on-write state that readers never lock");
 

@@ -41,6 +41,8 @@ class DeploymentAgentTest {
     ChangeFeed feed;
     @Autowired
     AllocManager allocs;
+    @Autowired
+    dev.berth.fingerprint.NodeRegistry nodes;
 
     final JsonMapper json = JsonMapper.builder().build();
     String jobId;
@@ -235,7 +237,7 @@ class DeploymentAgentTest {
             assertThat(d.taskGroups().get("app").placedAllocs()).isEqualTo(1);
         });
         try (LocalScheduler scheduler = new LocalScheduler(registry, allocs, store, feed, java.time.Clock.systemUTC(),
-                Map::of, name -> java.util.Optional.empty(), restored)) {
+                Map::of, name -> java.util.Optional.empty(), restored, new NodeDrain(nodes, store, java.time.Clock.systemUTC()))) {
             scheduler.reconcileAll();
             assertThat(restored.ofJob("default", jobId)).singleElement()
                     .satisfies(d -> assertThat(d.id()).isEqualTo(running.path("ID").asString()));
