@@ -75,6 +75,7 @@ public class LocalScheduler implements AutoCloseable {
 
     /** Starts the loop (after allocations were restored, so a restart finds every placed allocation). */
     public void start() {
+        drain.restore();
         loop.start();
     }
 

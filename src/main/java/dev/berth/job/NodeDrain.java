@@ -58,6 +58,8 @@ public class NodeDrain {
     private final Clock clock;
     private final JsonMapper json = JsonMapper.builder().build();
     private final Set<String> migrated = ConcurrentHashMap.newKeySet();
+    /** The state this class owns; the node carries a copy from {@link #restore} on. */
+    private volatile NodeScheduling state = NodeScheduling.DEFAULT;
     private volatile Scheduler scheduler = new Scheduler() {
         @Override
         public void kick() {
@@ -75,8 +77,17 @@ public class NodeDrain {
         this.clock = clock;
         store.nodeDrain().map(s -> json.readValue(s, Stored.class)).ifPresent(s -> {
             migrated.addAll(s.migrated());
-            node.update(n -> n.withScheduling(s.scheduling()));
+            state = s.scheduling();
         });
+    }
+
+    /**
+     * Writes the stored state onto the node (at the scheduler's start, not at construction: a node change tells the
+     * node's listeners, which may not all exist while the context is being built).
+     */
+    synchronized void restore() {
+        NodeScheduling s = state;
+        node.update(n -> n.withScheduling(s));
     }
 
     void onChange(Scheduler s) {
@@ -84,7 +95,7 @@ public class NodeDrain {
     }
 
     public NodeScheduling current() {
-        return node.current().scheduling();
+        return state;
     }
 
     public boolean eligible() {
@@ -165,14 +176,14 @@ public class NodeDrain {
     }
 
     private NodeScheduling ours(String nodeId) throws JobException {
-        Node n = node.current();
-        if (!n.id().equals(nodeId)) {
+        if (!node.current().id().equals(nodeId)) {
             throw new JobException(JobException.Kind.NOT_FOUND, "node not found");
         }
-        return n.scheduling();
+        return state;
     }
 
     private Node apply(NodeScheduling next, String subsystem, String event, Map<String, String> details) {
+        state = next;
         persist(next);
         Instant now = clock.instant();
         return node.update(n -> {

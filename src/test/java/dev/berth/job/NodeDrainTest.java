@@ -91,6 +91,7 @@ class NodeDrainTest {
         NodeRegistry restarted = TestNodes.registry(clock);
         NodeDrain again = new NodeDrain(restarted, store, clock);
         assertThat(again.current()).isEqualTo(drain.current());
+        again.restore();
         assertThat(again.draining()).isTrue();
         assertThat(again.migrated("a1")).isTrue();
         assertThat(restarted.current().scheduling().eligibility()).isEqualTo("ineligible");
