@@ -12,13 +12,25 @@
     return el("div", { class: "card" }, el("dt", {}, label), el("dd", {}, value));
   }
 
+  // The drain under way (with its deadline), else how the last one ended, else "never".
+  function drainText(node) {
+    const d = node.DrainStrategy;
+    if (d) {
+      const until = d.Deadline < 0 ? "forced" : d.Deadline === 0 ? "no deadline" : "until " + new Date(d.ForceDeadline).toLocaleString();
+      return el("span", {}, status("draining"), " " + until + (d.IgnoreSystemJobs ? ", system jobs kept" : ""));
+    }
+    const last = node.LastDrain;
+    return last ? el("span", {}, status(last.Status), " " + new Date(last.UpdatedAt).toLocaleString()) : "never";
+  }
+
   function renderNode(node) {
     document.getElementById("node-title").textContent = "Node " + node.Name;
     document.title = node.Name + " · Berth";
     document.getElementById("node-facts").replaceChildren(
       fact("Name", node.Name), fact("Status", status(node.Status)), fact("Datacenter", node.Datacenter),
       fact("Class", node.NodeClass || "none"), fact("ID", node.ID.slice(0, 8)),
-      fact("Address", node.HTTPAddr || "–"), fact("Eligibility", node.SchedulingEligibility || "–"));
+      fact("Address", node.HTTPAddr || "–"), fact("Eligibility", status(node.SchedulingEligibility || "eligible")),
+      fact("Drain", drainText(node)));
     const drivers = Object.entries(node.Drivers || {}).sort(([a], [b]) => a.localeCompare(b));
     document.getElementById("drivers").replaceChildren(...drivers.map(([name, d]) => el("tr", {},
       el("td", {}, name), el("td", {}, d.Detected ? "yes" : "no"),

@@ -44,9 +44,7 @@ class ArchitectureTest {
             "dev/berth/driver/docker/DockerDriver.java",
             "the whole TaskDriver contract for docker; each phase is one engine call sequence",
             "dev/berth/driver/rawexec/RawExecDriver.java",
-            "the whole TaskDriver contract for raw_exec (start, recover, wait, stop, destroy, signal, exec)",
-            "dev/berth/job/LocalScheduler.java",
-            "the scheduling loop carries out a JobPlan: placement, reschedule and stop of one job in one pass");
+            "the whole TaskDriver contract for raw_exec (start, recover, wait, stop, destroy, signal, exec)");
 
     private static JavaClasses classes;
 

@@ -16,6 +16,7 @@ import dev.berth.alloc.store.ClientStatus;
 import dev.berth.fingerprint.Node;
 import dev.berth.fingerprint.NodeRegistry;
 import dev.berth.job.Deployments;
+import dev.berth.job.NodeDrain;
 import dev.berth.job.JobService;
 
 /**
@@ -38,13 +39,18 @@ final class AllocationJson {
             "RescheduleTracker", "PreemptedAllocations", "PreemptedByAllocation", "CreateIndex", "ModifyIndex", "CreateTime",
             "ModifyTime");
 
+    /** Nomad's {@code DesiredDescription} of an allocation a drain stops. */
+    static final String MIGRATING = "alloc is being migrated";
+
     private final JsonMapper json;
     private final NodeRegistry registry;
     private final JobService jobs;
     private final Deployments deployments;
+    private final NodeDrain drain;
 
-    AllocationJson(JsonMapper json, NodeRegistry registry, JobService jobs, Deployments deployments) {
+    AllocationJson(JsonMapper json, NodeRegistry registry, JobService jobs, Deployments deployments, NodeDrain drain) {
         this.json = json;
+        this.drain = drain;
         this.deployments = deployments;
         this.registry = registry;
         this.jobs = jobs;
@@ -80,6 +86,11 @@ final class AllocationJson {
             out.put("DeploymentID", d);
             deployments.allocStatus(d, id).ifPresent(s -> out.put("DeploymentStatus", json.convertValue(s, MAP)));
         });
+        if (drain.migrated(id)) {
+            // stopped by the node's drain: Nomad marks the transition and says why it stops
+            out.put("DesiredTransition", Map.of("Migrate", true));
+            out.put("DesiredDescription", MIGRATING);
+        }
         out.put("ClientStatus", view.record().clientStatus());
         putOrRemove(out, "ClientDescription", view.record().clientDescription());
         AllocationDtos.AllocationDto dto = AllocationDtos.AllocationDto.of(view, nodeId, nodeName);

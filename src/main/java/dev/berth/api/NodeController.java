@@ -77,7 +77,7 @@ class NodeController {
         m.put("NodeClass", full.nodeClass());
         m.put("NodePool", full.nodePool());
         m.put("Version", node.attributes().getOrDefault("nomad.version", ""));
-        m.put("Drain", false);
+        m.put("Drain", full.drainStrategy() != null);
         m.put("SchedulingEligibility", full.schedulingEligibility());
         m.put("Status", full.status());
         m.put("StatusDescription", full.statusDescription());
@@ -85,7 +85,7 @@ class NodeController {
         m.put("HostVolumes", full.hostVolumes());
         m.put("NodeResources", resources ? full.nodeResources() : null);
         m.put("ReservedResources", resources ? full.reservedResources() : null);
-        m.put("LastDrain", null);
+        m.put("LastDrain", full.lastDrain());
         m.put("CreateIndex", full.createIndex());
         m.put("ModifyIndex", full.modifyIndex());
         return m;

@@ -36,7 +36,7 @@ record NodeResponse(
         String nodeClass,
         String nodePool,
         String computedClass,
-        Object drainStrategy,
+        NodeDrainJson.Strategy drainStrategy,
         String schedulingEligibility,
         String status,
         String statusDescription,
@@ -47,7 +47,7 @@ record NodeResponse(
         @JsonProperty("CSINodePlugins") Map<String, Object> csiNodePlugins,
         Map<String, Volume> hostVolumes,
         Map<String, Object> hostNetworks,
-        Object lastDrain,
+        NodeDrainJson.Last lastDrain,
         int nodeMaxAllocs,
         long createIndex,
         long modifyIndex) {
@@ -55,7 +55,8 @@ record NodeResponse(
     static NodeResponse of(Node node, String httpAddr) {
         return new NodeResponse(node.id(), "", node.datacenter(), node.name(), "", httpAddr, false,
                 nullIfEmpty(node.attributes()), Resources.of(node.resources()), Reserved.ZERO,
-                nullIfEmpty(node.links()), nullIfEmpty(node.meta()), node.nodeClass(), "default", "", null, "eligible",
+                nullIfEmpty(node.links()), nullIfEmpty(node.meta()), node.nodeClass(), "default", "",
+                NodeDrainJson.Strategy.of(node.scheduling().drain()), node.scheduling().eligibility(),
                 node.status().wireName(), "", node.statusUpdatedAt().getEpochSecond(),
                 node.events().isEmpty() ? null : node.events().stream().map(Event::of).toList(),
                 node.drivers().isEmpty() ? null : node.drivers().entrySet().stream().collect(
@@ -63,7 +64,7 @@ record NodeResponse(
                                 (a, b) -> a, TreeMap::new)),
                 null, null, node.hostVolumes().isEmpty() ? null : node.hostVolumes().entrySet().stream().collect(
                         Collectors.toMap(Map.Entry::getKey, e -> Volume.of(e.getValue()), (a, b) -> a, TreeMap::new)),
-                null, null, 0, 1, node.modifyIndex());
+                null, NodeDrainJson.Last.of(node.scheduling().lastDrain()), 0, 1, node.modifyIndex());
     }
 
     /** Nomad's {@code ClientHostVolumeConfig}; {@code ID} is empty for a volume from the agent's configuration. */

@@ -18,8 +18,7 @@ class UnsupportedEndpointsController {
             "/v1/plugin/**", "/v1/search", "/v1/search/**", "/v1/scaling/**", "/v1/node/pools",
             "/v1/node/pool/**", "/v1/agent/join", "/v1/agent/force-leave", "/v1/agent/keyring/**", "/v1/agent/schedulers",
             "/v1/agent/schedulers/**", "/v1/system/reconcile/summaries", "/v1/quotas", "/v1/quota/**", "/v1/sentinel/**",
-            "/v1/recommendations", "/v1/recommendation/**", "/v1/node/{id}/drain", "/v1/node/{id}/eligibility",
-            "/v1/node/{id}/evaluate", "/v1/node/{id}/purge"})
+            "/v1/recommendations", "/v1/recommendation/**", "/v1/node/{id}/evaluate", "/v1/node/{id}/purge"})
     void unsupported(HttpServletRequest request) {
         String path = request.getRequestURI();
         throw new ApiException(HttpStatus.NOT_IMPLEMENTED, path + ": " + missing(path) + " (see docs/nomad-compatibility.md)");
@@ -65,12 +64,6 @@ class UnsupportedEndpointsController {
     }
 
     private static String nodeAction(String path) {
-        if (path.endsWith("/drain")) {
-            return "draining moves allocations to other nodes, and Berth's local scheduler places on this node only";
-        }
-        if (path.endsWith("/eligibility")) {
-            return "Berth's local scheduler places on this node only, so the node cannot be made ineligible";
-        }
         if (path.endsWith("/evaluate")) {
             return "Berth's local scheduler re-evaluates every job every second on its own; "
                     + "evaluate one job with /v1/job/:id/evaluate";

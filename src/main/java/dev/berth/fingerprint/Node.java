@@ -26,12 +26,13 @@ import java.util.TreeMap;
  * @param statusUpdatedAt when the status last changed
  * @param events          the last {@link #MAX_EVENTS} node events, oldest first
  * @param hostVolumes     the host volumes this node offers to tasks, by name (Nomad's {@code HostVolumes}), sorted by name
+ * @param scheduling      whether the scheduler may place work here, and the node's drain
  * @param modifyIndex     incremented on every change
  */
 public record Node(String id, String name, String datacenter, String nodeClass, Map<String, String> attributes,
                    NodeResources resources, Map<String, String> links, Map<String, DriverInfo> drivers,
                    Map<String, String> meta, NodeStatus status, Instant statusUpdatedAt, List<NodeEvent> events,
-                   Map<String, HostVolume> hostVolumes, long modifyIndex) {
+                   Map<String, HostVolume> hostVolumes, NodeScheduling scheduling, long modifyIndex) {
 
     /** Nomad retains the last 10 node events. */
     public static final int MAX_EVENTS = 10;
@@ -46,6 +47,7 @@ public record Node(String id, String name, String datacenter, String nodeClass, 
         meta = sortedCopy(meta);
         events = events == null ? List.of() : List.copyOf(events);
         hostVolumes = sortedCopy(hostVolumes);
+        scheduling = scheduling == null ? NodeScheduling.DEFAULT : scheduling;
     }
 
     /** A node that offers no host volume (yet). */
@@ -54,7 +56,7 @@ public record Node(String id, String name, String datacenter, String nodeClass, 
                 Map<String, String> meta, NodeStatus status, Instant statusUpdatedAt, List<NodeEvent> events,
                 long modifyIndex) {
         this(id, name, datacenter, nodeClass, attributes, resources, links, drivers, meta, status, statusUpdatedAt, events,
-                Map.of(), modifyIndex);
+                Map.of(), NodeScheduling.DEFAULT, modifyIndex);
     }
 
     private static <V> Map<String, V> sortedCopy(Map<String, V> map) {
@@ -63,34 +65,39 @@ public record Node(String id, String name, String datacenter, String nodeClass, 
 
     public Node withAttributes(Map<String, String> attributes) {
         return new Node(id, name, datacenter, nodeClass, attributes, resources, links, drivers, meta, status,
-                statusUpdatedAt, events, hostVolumes, modifyIndex);
+                statusUpdatedAt, events, hostVolumes, scheduling, modifyIndex);
     }
 
     public Node withResources(NodeResources resources) {
         return new Node(id, name, datacenter, nodeClass, attributes, resources, links, drivers, meta, status,
-                statusUpdatedAt, events, hostVolumes, modifyIndex);
+                statusUpdatedAt, events, hostVolumes, scheduling, modifyIndex);
     }
 
     public Node withLinks(Map<String, String> links) {
         return new Node(id, name, datacenter, nodeClass, attributes, resources, links, drivers, meta, status,
-                statusUpdatedAt, events, hostVolumes, modifyIndex);
+                statusUpdatedAt, events, hostVolumes, scheduling, modifyIndex);
     }
 
     public Node withDriver(String driverName, DriverInfo info) {
         Map<String, DriverInfo> updated = new LinkedHashMap<>(drivers);
         updated.put(driverName, info);
         return new Node(id, name, datacenter, nodeClass, attributes, resources, links, updated, meta, status,
-                statusUpdatedAt, events, hostVolumes, modifyIndex);
+                statusUpdatedAt, events, hostVolumes, scheduling, modifyIndex);
     }
 
     public Node withHostVolumes(Map<String, HostVolume> hostVolumes) {
         return new Node(id, name, datacenter, nodeClass, attributes, resources, links, drivers, meta, status,
-                statusUpdatedAt, events, hostVolumes, modifyIndex);
+                statusUpdatedAt, events, hostVolumes, scheduling, modifyIndex);
+    }
+
+    public Node withScheduling(NodeScheduling scheduling) {
+        return new Node(id, name, datacenter, nodeClass, attributes, resources, links, drivers, meta, status,
+                statusUpdatedAt, events, hostVolumes, scheduling, modifyIndex);
     }
 
     public Node withStatus(NodeStatus status, Instant at) {
         return new Node(id, name, datacenter, nodeClass, attributes, resources, links, drivers, meta, status, at,
-                events, hostVolumes, modifyIndex);
+                events, hostVolumes, scheduling, modifyIndex);
     }
 
     /** Appends an event, keeping only the newest {@link #MAX_EVENTS}. */
@@ -101,12 +108,12 @@ public record Node(String id, String name, String datacenter, String nodeClass, 
             updated = updated.subList(updated.size() - MAX_EVENTS, updated.size());
         }
         return new Node(id, name, datacenter, nodeClass, attributes, resources, links, drivers, meta, status,
-                statusUpdatedAt, updated, hostVolumes, modifyIndex);
+                statusUpdatedAt, updated, hostVolumes, scheduling, modifyIndex);
     }
 
     Node withModifyIndex(long modifyIndex) {
         return new Node(id, name, datacenter, nodeClass, attributes, resources, links, drivers, meta, status,
-                statusUpdatedAt, events, hostVolumes, modifyIndex);
+                statusUpdatedAt, events, hostVolumes, scheduling, modifyIndex);
     }
 
     /** Whether {@code other} differs in anything but the modify index. */

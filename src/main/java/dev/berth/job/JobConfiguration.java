@@ -36,11 +36,16 @@ class JobConfiguration {
         return new DeploymentActions(deployments, clock);
     }
 
+    @Bean
+    NodeDrain nodeDrain(NodeRegistry node, JobStore store, Clock clock) {
+        return new NodeDrain(node, store, clock);
+    }
+
     @Bean(destroyMethod = "close")
     LocalScheduler localScheduler(JobRegistry registry, AllocManager allocs, JobStore store, ChangeFeed feed, Clock clock,
-                                  NodeRegistry node, Deployments deployments) {
+                                  NodeRegistry node, Deployments deployments, NodeDrain drain) {
         return new LocalScheduler(registry, allocs, store, feed, clock, () -> Interpolator.nodeAttributes(node.current(), null),
-                name -> java.util.Optional.ofNullable(node.current().hostVolumes().get(name)), deployments);
+                name -> java.util.Optional.ofNullable(node.current().hostVolumes().get(name)), deployments, drain);
     }
 
     /** A dynamic host volume's constraints, checked against this node as a job's are. */

@@ -54,4 +54,10 @@ public interface JobStore {
     List<PeriodicLaunch> periodicLaunches();
 
     void deletePeriodicLaunch(String namespace, String jobId);
+
+    /** Stores the node's eligibility and drain (one JSON document, see {@link NodeDrain}). */
+    void putNodeDrain(String json);
+
+    /** The node's eligibility and drain as last stored, if ever. */
+    java.util.Optional<String> nodeDrain();
 }

@@ -2,31 +2,20 @@ package dev.berth.job;
 
 import java.time.Clock;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
-import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ObjectNode;
 
-import dev.berth.alloc.admission.AdmissionException;
 import dev.berth.alloc.AllocManager;
 import dev.berth.alloc.AllocView;
 import dev.berth.alloc.store.ClientStatus;
 import dev.berth.alloc.task.Interpolator;
-import dev.berth.alloc.spec.AllocationSpec;
-import dev.berth.alloc.spec.JobSpec;
-import dev.berth.alloc.spec.SpecValidationException;
 import dev.berth.events.ChangeFeed;
 import dev.berth.fingerprint.HostVolume;
 
@@ -39,62 +28,61 @@ import dev.berth.fingerprint.HostVolume;
  */
 public class LocalScheduler implements AutoCloseable {
 
-    private static final Logger log = LoggerFactory.getLogger(LocalScheduler.class);
-
     private final JobRegistry jobs;
     private final AllocManager allocs;
-    private final JobStore store;
-    private final ChangeFeed feed;
     private final Clock clock;
     private final Supplier<Map<String, String>> nodeAttributes;
     private final Function<String, Optional<HostVolume>> hostVolumes;
-    private final JsonMapper json = JsonMapper.builder().build();
-    private final Map<String, Placement> placements = new ConcurrentHashMap<>();
-    /** Per job key: the open eval waiting for this pass and the blocked eval, if any. */
-    private final Map<String, String> pendingEval = new ConcurrentHashMap<>();
-    private final Map<String, String> blockedEval = new ConcurrentHashMap<>();
-    /** Replaced allocation ID → the ID of the allocation that replaced it (Nomad's {@code NextAllocation}). */
-    private final Map<String, String> replacements = new ConcurrentHashMap<>();
+    private final PlacementBook book;
+    private final AllocSubmitter submitter;
+    private final PassEvaluations evals;
     private final KickLoop loop;
     private final Deployments deployments;
+    private final NodeDrain drain;
+    private final DrainWatcher drainWatcher;
 
     public LocalScheduler(JobRegistry jobs, AllocManager allocs, JobStore store, ChangeFeed feed, Clock clock,
                           Supplier<Map<String, String>> nodeAttributes, Function<String, Optional<HostVolume>> hostVolumes,
-                          Deployments deployments) {
+                          Deployments deployments, NodeDrain drain) {
         this.jobs = jobs;
         this.deployments = deployments;
         deployments.onEvaluation(this::kick);
         this.allocs = allocs;
-        this.store = store;
-        this.feed = feed;
         this.clock = clock;
         this.nodeAttributes = nodeAttributes;
         this.hostVolumes = hostVolumes;
-        // a pass with no job does nothing: the loop sleeps until a registration (or a kick) while there is none
+        this.drain = drain;
+        this.book = new PlacementBook(store);
+        this.submitter = new AllocSubmitter(allocs, feed);
+        this.evals = new PassEvaluations(jobs);
+        this.drainWatcher = new DrainWatcher(drain, book, allocs, deployments, jobs, clock, this::migrate);
+        // a pass with no job and no drain does nothing: the loop sleeps until a registration (or a kick) while there is none
         this.loop = new KickLoop("berth-scheduler", java.time.Duration.ofSeconds(1), this::reconcileAll,
-                () -> jobs.anyJob(job -> true));
+                () -> jobs.anyJob(job -> true) || drain.draining());
         jobs.onRegistration(loop::recheckPeriodic);
-        for (JobStore.Document d : store.placements()) {
-            Placement p = json.readValue(d.json(), Placement.class);
-            placements.put(p.allocId(), p);
-            linkReplacement(p);
-        }
-        for (ObjectNode e : jobs.evals()) {
-            if ("blocked".equals(e.path("Status").asString())) {
-                blockedEval.put(JobRegistry.key(e.path("Namespace").asString(), e.path("JobID").asString()), e.path("ID").asString());
+        drain.onChange(new NodeDrain.Scheduler() {
+            @Override
+            public void kick() {
+                loop.kick();
             }
-        }
+
+            @Override
+            public List<String> nodeEvaluations() {
+                return LocalScheduler.this.nodeEvaluations();
+            }
+        });
     }
 
     /** Starts the loop (after allocations were restored, so a restart finds every placed allocation). */
     public void start() {
+        drain.restore();
         loop.start();
     }
 
     /** Asks for a pass now; {@code evalId} (may be null) is finished by that pass. */
     public void kick(String namespace, String jobId, String evalId) {
         if (evalId != null) {
-            pendingEval.put(JobRegistry.key(namespace, jobId), evalId);
+            evals.kicked(JobRegistry.key(namespace, jobId), evalId);
         }
         loop.kick();
     }
@@ -106,6 +94,7 @@ public class LocalScheduler implements AutoCloseable {
 
     /** One pass over every job (also called directly by tests and the plan endpoint's callers). */
     public synchronized void reconcileAll() {
+        drainWatcher.step();
         for (ObjectNode job : jobs.jobs()) {
             reconcile(job);
         }
@@ -113,8 +102,7 @@ public class LocalScheduler implements AutoCloseable {
 
     /** The allocation IDs the scheduler placed for the job, oldest first. */
     public List<Placement> placements(String namespace, String jobId) {
-        return placements.values().stream().filter(p -> p.namespace().equals(namespace) && p.jobId().equals(jobId))
-                .sorted(Comparator.comparingLong(Placement::createIndex)).toList();
+        return book.ofJob(namespace, jobId);
     }
 
     /** What a pass would do for {@code job} now, without doing it. */
@@ -133,28 +121,17 @@ public class LocalScheduler implements AutoCloseable {
 
     /** The evaluation whose pass placed the allocation or last updated it in place, if this scheduler placed it. */
     public Optional<String> evalOf(String allocId) {
-        return Optional.ofNullable(placements.get(allocId)).map(Placement::evalId);
+        return book.get(allocId).map(Placement::evalId);
     }
 
     /** What the scheduler placed as {@code allocId}, if it did. */
     public Optional<Placement> placement(String allocId) {
-        return Optional.ofNullable(placements.get(allocId));
+        return book.get(allocId);
     }
 
     /** The allocation placed to replace {@code allocId} (an update or a reschedule), if any. */
     public Optional<String> replacementOf(String allocId) {
-        return Optional.ofNullable(replacements.get(allocId));
-    }
-
-    /** The evaluation a placement of this pass belongs to: the kicked one, else the blocked one it unblocks, else (a
-     *  reschedule found by the loop) a new {@code alloc-failure} one, which the pass finishes as it would a kicked one. */
-    private String evalFor(ObjectNode job) {
-        String key = JobRegistry.key(job.path("Namespace").asString(), job.path("ID").asString());
-        String blocked = blockedEval.get(key);
-        if (blocked != null && !pendingEval.containsKey(key)) {
-            return blocked;
-        }
-        return pendingEval.computeIfAbsent(key, k -> jobs.createEval(job, "alloc-failure").path("ID").asString());
+        return book.replacementOf(allocId);
     }
 
     private void reconcile(ObjectNode job) {
@@ -162,7 +139,7 @@ public class LocalScheduler implements AutoCloseable {
         String id = job.path("ID").asString();
         String key = JobRegistry.key(ns, id);
         if (job.hasNonNull("Periodic") || job.hasNonNull("ParameterizedJob") && !job.path("Dispatched").asBoolean(false)) {
-            finishPending(key, "complete", "", null);   // templates never run themselves
+            evals.finishPending(key, "complete", "", null);   // templates never run themselves
             jobs.setStatus(ns, id, job.path("Stop").asBoolean() ? "dead" : "running");
             return;
         }
@@ -176,42 +153,23 @@ public class LocalScheduler implements AutoCloseable {
         for (JobPlan.InPlace u : plan.inPlace()) {
             submitExisting(job, u.placement(), deploymentOf(rollouts, u.placement().group()));
         }
+        boolean eligible = drain.eligible();
         for (JobPlan.Place place : plan.places()) {
             if (place.infeasible() != null) {
-                failed.put(place.group(), failure(place, true));
+                failed.put(place.group(), PlacementFailure.infeasible(place.infeasible()));
                 continue;
             }
-            if (!place(job, place, deploymentOf(rollouts, place.group()))) {
+            if (!eligible || !place(job, place, deploymentOf(rollouts, place.group()))) {
                 ObjectNode f = failed.get(place.group());
                 if (f == null) {
-                    failed.put(place.group(), failure(place, false));
+                    failed.put(place.group(), eligible ? PlacementFailure.exhausted()
+                            : PlacementFailure.noEligibleNode(job.path("Datacenters").path(0).asString("dc1")));
                 } else {
                     f.put("CoalescedFailures", f.path("CoalescedFailures").asInt() + 1);
                 }
             }
         }
-        boolean infeasible = failed.values().stream().anyMatch(f -> f.path("ConstraintFiltered").size() > 0);
-        if (failed.isEmpty()) {
-            finishPending(key, "complete", "", null);
-            String blocked = blockedEval.remove(key);
-            if (blocked != null) {
-                jobs.finishEval(blocked, "complete", "", null);
-            }
-        } else if (infeasible) {
-            finishPending(key, "failed", "constraints not met on this node", json.valueToTree(failed));
-        } else {
-            ObjectNode tree = json.valueToTree(failed);
-            String blocked = blockedEval.computeIfAbsent(key, k -> {
-                ObjectNode b = jobs.createEval(job, "queued-allocs");
-                jobs.finishEval(b.path("ID").asString(), "blocked", "created to place remaining allocations", tree);
-                return b.path("ID").asString();
-            });
-            String pending = pendingEval.remove(key);
-            if (pending != null) {
-                jobs.finishEval(pending, "complete", "", tree);
-                jobs.eval(pending).ifPresent(e -> e.put("BlockedEval", blocked));
-            }
-        }
+        evals.finish(job, failed);
         jobs.setStatus(ns, id, status(job));
     }
 
@@ -244,7 +202,7 @@ public class LocalScheduler implements AutoCloseable {
             Long failedAt = p.failedAt() == null && (ClientStatus.FAILED.equals(status) || ClientStatus.LOST.equals(status))
                     ? Long.valueOf(clock.millis()) : p.failedAt();
             if (!status.equals(p.lastStatus()) || !java.util.Objects.equals(failedAt, p.failedAt())) {
-                save(p.withStatus(status, failedAt));
+                book.save(p.withStatus(status, failedAt));
             }
         }
     }
@@ -265,20 +223,20 @@ public class LocalScheduler implements AutoCloseable {
         if (prev != null && place.update() && !prev.replaced()) {
             stop(prev);
         }
-        long index = nextIndex();
+        long index = submitter.nextIndex();
         Placement p = new Placement(UUID.randomUUID().toString(), job.path("Namespace").asString(), job.path("ID").asString(),
                 place.group(), place.index(), job.path("Version").asLong(), place.groupHash(), prev == null ? null : prev.allocId(),
-                place.reschedules(), false, false, null, null, place.update(), index, evalFor(job), deploymentId, place.canary());
-        save(p);
+                place.reschedules(), false, false, null, null, place.update(), index, evals.evalFor(job), deploymentId, place.canary());
+        book.save(p);
         if (deploymentId != null) {
             deployments.joined(deploymentId, p.allocId());
         }
         if (!submitNew(job, p)) {
-            remove(p);
+            book.remove(p);
             return false;
         }
         if (prev != null && !place.update()) {
-            save(placements.getOrDefault(prev.allocId(), prev).asReplaced());
+            book.save(book.current(prev).asReplaced());
         }
         if (prev != null) {
             allocs.touch(prev.allocId()); // its NextAllocation changed: its ModifyIndex moves and its watchers wake
@@ -287,105 +245,54 @@ public class LocalScheduler implements AutoCloseable {
     }
 
     private boolean submitNew(ObjectNode job, Placement p) {
-        try {
-            allocs.submit(p.allocId(), spec(job, p, AllocationSpec.DESIRED_RUN, p.createIndex()));
-            save(p.asSubmitted());
-            return true;
-        } catch (AdmissionException e) {
-            log.debug("{} does not fit yet: {}", p.name(), e.getMessage());
-            return false;
-        } catch (SpecValidationException e) {
-            log.warn("{} refused: {}", p.name(), e.getMessage());
+        if (!submitter.submitNew(job, p)) {
             return false;
         }
+        book.save(p.asSubmitted());
+        return true;
     }
 
     private void submitExisting(ObjectNode job, Placement p, String deploymentId) {
-        try {
-            allocs.submit(p.allocId(), spec(job, p, AllocationSpec.DESIRED_RUN, nextIndex()));
-            save(p.withVersion(job.path("Version").asLong(), evalFor(job), deploymentId));
+        if (submitter.submitExisting(job, p)) {
+            book.save(p.withVersion(job.path("Version").asLong(), evals.evalFor(job), deploymentId));
             if (deploymentId != null) {
                 deployments.joined(deploymentId, p.allocId());
             }
-        } catch (AdmissionException | SpecValidationException e) {
-            log.warn("In-place update of {} refused: {}", p.name(), e.getMessage());
         }
     }
 
     private void stop(Placement p) {
-        Optional<AllocView> v = allocs.get(p.allocId());
-        if (v.isPresent() && !v.get().record().spec().desiredTerminal()) {
-            AllocationSpec spec = v.get().record().spec();
-            try {
-                allocs.submit(p.allocId(), new AllocationSpec(spec.id(), spec.name(), spec.namespace(), spec.jobId(), spec.job(),
-                        spec.taskGroup(), AllocationSpec.DESIRED_STOP, nextIndex(), spec.previousAllocation(), spec.allocatedResources()));
-            } catch (AdmissionException | SpecValidationException e) {
-                log.warn("Stopping {} refused: {}", p.name(), e.getMessage());
-            }
-        }
-        save(p.asReplaced());
+        submitter.submitStop(p);
+        book.save(p.asReplaced());
     }
 
-    private AllocationSpec spec(ObjectNode job, Placement p, String desired, long modifyIndex) {
-        JobSpec js = json.treeToValue(job, JobSpec.class);
-        return new AllocationSpec(p.allocId(), p.name(), p.namespace(), p.jobId(), js, p.group(), desired, modifyIndex,
-                p.previousAlloc(), null);
-    }
-
-    private long nextIndex() {
-        try (var pending = feed.begin()) {
-            return pending.index();
-        }
-    }
-
-    private void save(Placement p) {
-        placements.put(p.allocId(), p);
-        linkReplacement(p);
-        store.putPlacement(new JobStore.Document(p.allocId(), p.namespace(), p.jobId(), json.writeValueAsString(p)));
-    }
-
-    private void linkReplacement(Placement p) {
-        if (p.previousAlloc() != null) {
-            replacements.put(p.previousAlloc(), p.allocId());
-        }
-    }
-
-    private void remove(Placement p) {
-        placements.remove(p.allocId());
-        if (p.previousAlloc() != null) {
-            replacements.remove(p.previousAlloc(), p.allocId());
-        }
-        store.deletePlacement(p.allocId());
+    /** A drain stops the allocation; it keeps its index, so the pass asks for its replacement once it is complete. */
+    private void migrate(Placement p) {
+        submitter.submitStop(p);
+        loop.kick();
     }
 
     /** Forgets the placements of a purged job whose allocations are all terminal or gone. */
     public synchronized void forget(String namespace, String jobId) {
         for (Placement p : placements(namespace, jobId)) {
-            remove(p);
+            book.remove(p);
         }
         deployments.forget(namespace, jobId);
     }
 
-    private ObjectNode failure(JobPlan.Place place, boolean infeasible) {
-        ObjectNode m = json.createObjectNode();
-        m.put("NodesEvaluated", 1);
-        m.put("NodesFiltered", infeasible ? 1 : 0);
-        ObjectNode filtered = json.createObjectNode();
-        if (infeasible) {
-            filtered.put(place.infeasible(), 1);
-        }
-        m.set("ConstraintFiltered", filtered);
-        m.put("NodesExhausted", infeasible ? 0 : 1);
-        m.set("DimensionExhausted", infeasible ? json.createObjectNode() : json.createObjectNode().put("resources", 1));
-        m.put("CoalescedFailures", 0);
-        return m;
-    }
-
-    private void finishPending(String key, String status, String description, JsonNode failed) {
-        String evalId = pendingEval.remove(key);
-        if (evalId != null) {
-            jobs.finishEval(evalId, status, description, failed);
-        }
+    /** One {@code node-update} evaluation, kicked, per job with placements on this node (the node turned eligible). */
+    private List<String> nodeEvaluations() {
+        List<String> out = new ArrayList<>();
+        book.all().stream().map(p -> JobRegistry.key(p.namespace(), p.jobId())).distinct().forEach(key -> {
+            for (ObjectNode job : jobs.jobs()) {
+                if (JobRegistry.key(job.path("Namespace").asString(), job.path("ID").asString()).equals(key)) {
+                    String eval = jobs.createEval(job, "node-update").path("ID").asString();
+                    out.add(eval);
+                    kick(job.path("Namespace").asString(), job.path("ID").asString(), eval);
+                }
+            }
+        });
+        return out;
     }
 
     @Override
@@ -395,6 +302,6 @@ public class LocalScheduler implements AutoCloseable {
 
     /** Placements of every job, for listings. */
     List<Placement> all() {
-        return new ArrayList<>(placements.values());
+        return book.all();
     }
 }

@@ -11,7 +11,7 @@ import dev.berth.job.JobStore;
 
 /**
  * The job feature's store in H2: {@code job_version}, {@code job_evaluation}, {@code job_placement},
- * {@code job_periodic_launch}, {@code job_deployment}. A put replaces the row with the same key ({@code MERGE ... KEY}) or adds it.
+ * {@code job_periodic_launch}, {@code job_deployment}, {@code node_drain}. A put replaces the row with the same key ({@code MERGE ... KEY}) or adds it.
  */
 @Component
 class JdbcJobStore implements JobStore {
@@ -123,5 +123,15 @@ class JdbcJobStore implements JobStore {
         return tx.read(() -> jdbc.sql("SELECT namespace, job_id, launch_millis FROM job_periodic_launch")
                 .query((rs, n) -> new PeriodicLaunch(rs.getString("namespace"), rs.getString("job_id"), rs.getLong("launch_millis")))
                 .list());
+    }
+
+    @Override
+    public void putNodeDrain(String json) {
+        tx.write(() -> jdbc.sql("MERGE INTO node_drain (id, json) KEY (id) VALUES ('node', ?)").param(json).update());
+    }
+
+    @Override
+    public java.util.Optional<String> nodeDrain() {
+        return tx.read(() -> jdbc.sql("SELECT json FROM node_drain WHERE id = 'node'").query(String.class).optional());
     }
 }

@@ -54,7 +54,7 @@ class ClusterEndpointsAgentTest {
 
     @Test
     void aNotImplementedEndpointSaysWhatIsMissingNotThatThereIsNoScheduler() throws Exception {
-        for (String path : new String[] {"/v1/node/x/drain", "/v1/node/x/eligibility", "/v1/node/x/evaluate", "/v1/node/x/purge",
+        for (String path : new String[] {"/v1/node/x/evaluate", "/v1/node/x/purge",
                 "/v1/agent/schedulers", "/v1/deployment/unblock/x", "/v1/operator/autopilot/configuration", "/v1/volume/csi/v1", "/v1/acl/tokens"}) {
             HttpResponse<String> r = call("POST", path, "{}");
             assertThat(r.statusCode()).as(path).isEqualTo(501);

@@ -54,6 +54,25 @@ class NomadSdkAgentTest {
         assertThat(r.getMillisSinceLastContact()).isZero();
     }
 
+    /**
+     * The SDK has no eligibility call and only the pre-0.8 drain toggle, so it reads what Nomad's endpoints set (a drain
+     * is not started here: it would stop the allocations other SDK tests run on this shared agent).
+     */
+    @Test
+    void nodesInfoCarriesTheSchedulingEligibility() throws Exception {
+        try {
+            Http.send(port, "PUT", "/v1/node/" + nodeId + "/eligibility", "{\"Eligibility\":\"ineligible\"}");
+            Node ineligible = nomad.getNodesApi().info(nodeId).getValue();
+            assertThat(ineligible.getSchedulingEligibility()).isEqualTo("ineligible");
+            assertThat(ineligible.getDrainStrategy()).isNull();
+        } finally {
+            Http.send(port, "PUT", "/v1/node/" + nodeId + "/eligibility", "{\"Eligibility\":\"eligible\"}");
+        }
+        assertThat(nomad.getNodesApi().info(nodeId).getValue().getSchedulingEligibility()).isEqualTo("eligible");
+        assertThat(nomad.getNodesApi().list().getValue()).singleElement()
+                .satisfies(n -> assertThat(n.getSchedulingEligibility()).isEqualTo("eligible"));
+    }
+
     @Test
     void nodesInfoWaitRunsOutWithTheSameIndex() throws Exception {
         String id = nodeId;

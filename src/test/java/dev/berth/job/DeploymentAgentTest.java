@@ -41,6 +41,8 @@ class DeploymentAgentTest {
     ChangeFeed feed;
     @Autowired
     AllocManager allocs;
+    @Autowired
+    dev.berth.fingerprint.NodeRegistry nodes;
 
     final JsonMapper json = JsonMapper.builder().build();
     String jobId;
@@ -146,6 +148,45 @@ class DeploymentAgentTest {
     }
 
     @Test
+    void theInitialAllocationsOfAJobParsedWithoutAnUpdateBlockJoinItsDeployment() throws Exception {
+        String hcl = """
+                job "%s" {
+                  group "app" {
+                    count = 2
+                    task "server" {
+                      driver = "mock_driver"
+                      config {
+                        run_for = "10m"
+                      }
+                      resources {
+                        cpu    = 20
+                        memory = 16
+                      }
+                    }
+                  }
+                }
+                """.formatted(jobId);
+        JsonNode parsed = send("POST", "/v1/jobs/parse", json.writeValueAsString(Map.of("JobHCL", hcl, "Canonicalize", true)));
+        send("PUT", "/v1/jobs", json.writeValueAsString(Map.of("Job", parsed)));
+        await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
+            assertThat(live()).hasSize(2);
+            assertThat(latestDeployment().path("TaskGroups").path("app").path("PlacedAllocs").asInt()).isEqualTo(2);
+        });
+        String deployment = latestDeployment().path("ID").asString();
+        assertThat(deploymentOf(0).path("ID").asString()).isEqualTo(deployment);
+        for (JsonNode stub : get("/v1/job/" + jobId + "/allocations")) {
+            assertThat(stub.has("DeploymentID")).as("Nomad's AllocListStub has no DeploymentID: %s", stub).isFalse();
+            assertThat(get("/v1/allocation/" + stub.path("ID").asString()).path("DeploymentID").asString(null)).isEqualTo(deployment);
+        }
+        assertThat(get("/v1/deployment/allocations/" + deployment)).hasSize(2);
+        // no checks: healthy once the tasks ran for min_healthy_time (10 s by default), then the deployment succeeds
+        awaitDeployment(0, "successful");
+        for (JsonNode stub : get("/v1/job/" + jobId + "/allocations")) {
+            assertThat(stub.path("DeploymentStatus").path("Healthy").asBoolean(false)).as("stub %s", stub).isTrue();
+        }
+    }
+
+    @Test
     void aCanaryWaitsBesideTheOldAllocationsUntilPromotedByHand() throws Exception {
         String update = "\"MaxParallel\":1,\"MinHealthyTime\":0,\"Canary\":1,\"HealthCheck\":\"task_states\"";
         send("PUT", "/v1/jobs", job(2, "v0", update, ""));
@@ -196,7 +237,7 @@ class DeploymentAgentTest {
             assertThat(d.taskGroups().get("app").placedAllocs()).isEqualTo(1);
         });
         try (LocalScheduler scheduler = new LocalScheduler(registry, allocs, store, feed, java.time.Clock.systemUTC(),
-                Map::of, name -> java.util.Optional.empty(), restored)) {
+                Map::of, name -> java.util.Optional.empty(), restored, new NodeDrain(nodes, store, java.time.Clock.systemUTC()))) {
             scheduler.reconcileAll();
             assertThat(restored.ofJob("default", jobId)).singleElement()
                     .satisfies(d -> assertThat(d.id()).isEqualTo(running.path("ID").asString()));

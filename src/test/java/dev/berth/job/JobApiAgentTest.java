@@ -251,7 +251,7 @@ class JobApiAgentTest {
         try (LocalScheduler restarted = new LocalScheduler(registry, allocs, store, feed, java.time.Clock.systemUTC(),
                 () -> dev.berth.alloc.task.Interpolator.nodeAttributes(node.current(), null),
                 name -> java.util.Optional.ofNullable(node.current().hostVolumes().get(name)),
-                new Deployments(registry, store, feed, java.time.Clock.systemUTC(), allocs, allocId -> List.of()))) {
+                new Deployments(registry, store, feed, java.time.Clock.systemUTC(), allocs, allocId -> List.of()), new NodeDrain(node, store, java.time.Clock.systemUTC()))) {
             restarted.reconcileAll();
             restarted.reconcileAll();
             assertThat(restarted.placements("default", jobId)).extracting(Placement::allocId).containsExactlyInAnyOrderElementsOf(before);

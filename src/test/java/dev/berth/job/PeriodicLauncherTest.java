@@ -231,6 +231,17 @@ class PeriodicLauncherTest {
         final Map<String, Document> placements = new ConcurrentHashMap<>();
         final Map<String, Long> launches = new ConcurrentHashMap<>();
         final Map<String, Document> deployments = new ConcurrentHashMap<>();
+        volatile String nodeDrain;
+
+        @Override
+        public void putNodeDrain(String json) {
+            nodeDrain = json;
+        }
+
+        @Override
+        public java.util.Optional<String> nodeDrain() {
+            return java.util.Optional.ofNullable(nodeDrain);
+        }
 
         @Override
         public void putJobVersion(JobDocument v) {

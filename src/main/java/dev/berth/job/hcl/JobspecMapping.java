@@ -32,7 +32,10 @@ final class JobspecMapping {
         meta(b, j);
         constraints(b, j, json);
         if (b.has("update")) {
-            j.set("Update", update(first(b.get("update")), json));
+            j.set("Update", UpdateBlocks.update(first(b.get("update")), json));
+        }
+        if (b.has("migrate")) {
+            j.set("Migrate", UpdateBlocks.update(first(b.get("migrate")), json));
         }
         if (b.has("reschedule")) {
             j.set("Reschedule", reschedule(first(b.get("reschedule")), json));
@@ -80,7 +83,10 @@ final class JobspecMapping {
             g.set("ReschedulePolicy", reschedule(first(b.get("reschedule")), json));
         }
         if (b.has("update")) {
-            g.set("Update", update(first(b.get("update")), json));
+            g.set("Update", UpdateBlocks.update(first(b.get("update")), json));
+        }
+        if (b.has("migrate")) {
+            g.set("Migrate", UpdateBlocks.update(first(b.get("migrate")), json));
         }
         if (b.has("ephemeral_disk")) {
             JsonNode d = first(b.get("ephemeral_disk"));
@@ -230,29 +236,6 @@ final class JobspecMapping {
         }
         if (r.has("unlimited")) {
             o.put("Unlimited", r.path("unlimited").asBoolean());
-        }
-        return o;
-    }
-
-    private static ObjectNode update(JsonNode u, JsonMapper json) {
-        ObjectNode o = json.createObjectNode();
-        for (String[] d : new String[][] {{"stagger", "Stagger"}, {"min_healthy_time", "MinHealthyTime"},
-                {"healthy_deadline", "HealthyDeadline"}, {"progress_deadline", "ProgressDeadline"}}) {
-            if (u.has(d[0])) {
-                o.put(d[1], nanos(u.get(d[0])));
-            }
-        }
-        if (u.has("max_parallel")) {
-            o.put("MaxParallel", u.path("max_parallel").asInt());
-        }
-        if (u.has("health_check")) {
-            o.put("HealthCheck", u.path("health_check").asString());
-        }
-        if (u.has("auto_revert")) {
-            o.put("AutoRevert", u.path("auto_revert").asBoolean());
-        }
-        if (u.has("canary")) {
-            o.put("Canary", u.path("canary").asInt());
         }
         return o;
     }

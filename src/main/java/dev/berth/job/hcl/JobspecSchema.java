@@ -47,6 +47,11 @@ final class JobspecSchema {
                 .args(NUMBER, "max_parallel", "canary").args(STRING, "health_check").args(BOOL, "auto_revert", "auto_promote");
     }
 
+    /** The {@code migrate} block: how a drain stops the group's allocations (Nomad's {@code MigrateStrategy}). */
+    private static BlockSpec migrate() {
+        return block("migrate").args(NUMBER, "max_parallel").args(STRING, "health_check").args(DURATION, "min_healthy_time", "healthy_deadline");
+    }
+
     private static BlockSpec service() {
         BlockSpec checkRestart = block("check_restart").args(NUMBER, "limit").args(DURATION, "grace").args(BOOL, "ignore_warnings");
         BlockSpec check = block("check").args(STRING, "name", "type", "command", "path", "protocol", "port", "address_mode", "initial_status",
@@ -97,9 +102,9 @@ final class JobspecSchema {
         BlockSpec volume = block("volume", "name").args(STRING, "type", "source").args(BOOL, "read_only")
                 .refuse(NOT_YET, "access_mode", "attachment_mode", "per_alloc", "mount_options", "sticky");
         return block("group", "name").args(NUMBER, "count").args(MAP, "meta")
-                .with(constraint(), task(), restart(), reschedule(), disk, update(), network, map("meta"), service(), volume)
+                .with(constraint(), task(), restart(), reschedule(), disk, update(), migrate(), network, map("meta"), service(), volume)
                 .refuse(NOT_YET, "disconnect", "max_client_disconnect", "stop_after_client_disconnect", "prevent_reschedule_on_lost",
-                        "shutdown_delay", "max_run_duration", "scaling", "migrate")
+                        "shutdown_delay", "max_run_duration", "scaling")
                 .refuse(NO_VAULT, "consul", "vault", "secret")
                 .refuse(ONE_NODE, "affinity", "spread");
     }
@@ -110,8 +115,8 @@ final class JobspecSchema {
         BlockSpec parameterized = block("parameterized").args(STRING, "payload").args(STRINGS, "meta_required", "meta_optional");
         return block("job", "name").args(STRING, "region", "namespace", "name", "type", "node_pool").args(NUMBER, "priority")
                 .args(STRINGS, "datacenters").args(MAP, "meta")
-                .with(constraint(), group(), task(), update(), periodic, parameterized, reschedule(), map("meta"))
-                .refuse(NOT_YET, "id", "all_at_once", "migrate", "ui")
+                .with(constraint(), group(), task(), update(), migrate(), periodic, parameterized, reschedule(), map("meta"))
+                .refuse(NOT_YET, "id", "all_at_once", "ui")
                 .refuse(NO_VAULT, "vault", "secret")
                 .refuse(ONE_NODE, "affinity", "spread", "multiregion");
     }

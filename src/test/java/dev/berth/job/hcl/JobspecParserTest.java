@@ -105,6 +105,42 @@ class JobspecParserTest {
     }
 
     @Test
+    void migrateBlocksAreParsedAtJobAndGroupLevelAndMergedWithNomadsDefaults() throws Exception {
+        ObjectNode job = JobDefaults.canonicalize(parser.parse("""
+                job "m" {
+                  migrate {
+                    max_parallel     = 2
+                    healthy_deadline = "2m"
+                  }
+                  group "g" {
+                    count = 3
+                    migrate {
+                      health_check     = "task_states"
+                      min_healthy_time = "5s"
+                    }
+                    update {
+                      auto_promote = true
+                      canary       = 1
+                    }
+                    task "t" {
+                      driver = "raw_exec"
+                      config {
+                        command = "sleep"
+                      }
+                    }
+                  }
+                }
+                """));
+        assertThat(job.path("Migrate").path("MaxParallel").asInt()).isEqualTo(2);
+        JsonNode m = job.path("TaskGroups").get(0).path("Migrate");
+        assertThat(m.path("MaxParallel").asInt()).isEqualTo(2);
+        assertThat(m.path("HealthCheck").asString()).isEqualTo("task_states");
+        assertThat(m.path("MinHealthyTime").asLong()).isEqualTo(5_000_000_000L);
+        assertThat(m.path("HealthyDeadline").asLong()).isEqualTo(120_000_000_000L);
+        assertThat(job.path("TaskGroups").get(0).path("Update").path("AutoPromote").asBoolean()).isTrue();
+    }
+
+    @Test
     void canonicalizeFillsNomadsDefaults() throws Exception {
         ObjectNode job = JobDefaults.canonicalize(parser.parse(read("periodic.nomad.hcl")));
         assertThat(job.path("Namespace").asString()).isEqualTo("default");
