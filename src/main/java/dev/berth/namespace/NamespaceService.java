@@ -9,8 +9,11 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Predicate;
+import java.util.function.Supplier;
 import java.util.regex.Pattern;
 
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.stereotype.Component;
 
 import dev.berth.events.Change;
@@ -36,14 +39,31 @@ public class NamespaceService {
 
     private final NamespaceStore store;
     private final ChangeFeed feed;
-    private final List<NamespaceUsage> usages;
+    /**
+     * Asked only when a namespace is deleted: the features that keep one (jobs, allocations, variables) themselves
+     * need namespaces (a job's is checked at registration), so they are looked up then rather than at construction.
+     */
+    private final Supplier<List<NamespaceUsage>> usages;
     private final Map<String, Namespace> namespaces = new ConcurrentHashMap<>();
 
+    @Autowired
+    public NamespaceService(NamespaceStore store, ChangeFeed feed, ObjectProvider<NamespaceUsage> usages) {
+        this(store, feed, () -> usages.orderedStream().toList());
+    }
+
     public NamespaceService(NamespaceStore store, ChangeFeed feed, List<NamespaceUsage> usages) {
+        this(store, feed, supplierOf(List.copyOf(usages)));
+    }
+
+    private NamespaceService(NamespaceStore store, ChangeFeed feed, Supplier<List<NamespaceUsage>> usages) {
         this.store = store;
         this.feed = feed;
-        this.usages = List.copyOf(usages);
+        this.usages = usages;
         store.list().forEach((n) -> namespaces.put(n.name(), n));
+    }
+
+    private static Supplier<List<NamespaceUsage>> supplierOf(List<NamespaceUsage> usages) {
+        return () -> usages;
     }
 
     /** Whether {@code name} exists ({@code default} always does). */
@@ -101,7 +121,7 @@ public class NamespaceService {
             throw new NamespaceException(NamespaceException.Kind.NOT_FOUND, "namespace not found");
         }
         Set<NamespaceUsage.Blocker> blockers = EnumSet.noneOf(NamespaceUsage.Blocker.class);
-        usages.forEach((u) -> blockers.addAll(u.blockers(name)));
+        usages.get().forEach((u) -> blockers.addAll(u.blockers(name)));
         if (!blockers.isEmpty()) {
             throw new NamespaceException(NamespaceException.Kind.NOT_EMPTY,
                     multiError(blockers.stream().map((b) -> b.text(name, REGION)).toList()));
