@@ -174,17 +174,21 @@ public class LocalScheduler implements AutoCloseable {
             stop(p);
         }
         for (JobPlan.InPlace u : plan.inPlace()) {
-            submitExisting(job, u.placement(), deploymentOf(rollouts, u.placement().group()));
+            String deployment = deploymentOf(rollouts, u.placement().group());
+            if (!submitExisting(job, u, deployment)) { // a resize the node cannot admit: Nomad's destructive update instead
+                Placement h = u.placement();
+                place(job, new JobPlan.Place(h.group(), h.index(), u.groupHash(), h, true, List.of(), null, false), deployment);
+            }
         }
         for (JobPlan.Place place : plan.places()) {
             if (place.infeasible() != null) {
-                failed.put(place.group(), failure(place, true));
+                failed.put(place.group(), PlacementFailure.of(json, place, true));
                 continue;
             }
             if (!place(job, place, deploymentOf(rollouts, place.group()))) {
                 ObjectNode f = failed.get(place.group());
                 if (f == null) {
-                    failed.put(place.group(), failure(place, false));
+                    failed.put(place.group(), PlacementFailure.of(json, place, false));
                 } else {
                     f.put("CoalescedFailures", f.path("CoalescedFailures").asInt() + 1);
                 }
@@ -300,15 +304,19 @@ public class LocalScheduler implements AutoCloseable {
         }
     }
 
-    private void submitExisting(ObjectNode job, Placement p, String deploymentId) {
+    /** Updates the allocation in place; false when it is a resize (its group hash changes) that the node refused to admit. */
+    private boolean submitExisting(ObjectNode job, JobPlan.InPlace u, String deploymentId) {
+        Placement p = u.placement();
         try {
             allocs.submit(p.allocId(), spec(job, p, AllocationSpec.DESIRED_RUN, nextIndex()));
-            save(p.withVersion(job.path("Version").asLong(), evalFor(job), deploymentId));
+            save(p.withVersion(job.path("Version").asLong(), u.groupHash(), evalFor(job), deploymentId));
             if (deploymentId != null) {
                 deployments.joined(deploymentId, p.allocId());
             }
+            return true;
         } catch (AdmissionException | SpecValidationException e) {
             log.warn("In-place update of {} refused: {}", p.name(), e.getMessage());
+            return !(e instanceof AdmissionException) || u.groupHash().equals(p.groupHash());
         }
     }
 
@@ -364,21 +372,6 @@ public class LocalScheduler implements AutoCloseable {
             remove(p);
         }
         deployments.forget(namespace, jobId);
-    }
-
-    private ObjectNode failure(JobPlan.Place place, boolean infeasible) {
-        ObjectNode m = json.createObjectNode();
-        m.put("NodesEvaluated", 1);
-        m.put("NodesFiltered", infeasible ? 1 : 0);
-        ObjectNode filtered = json.createObjectNode();
-        if (infeasible) {
-            filtered.put(place.infeasible(), 1);
-        }
-        m.set("ConstraintFiltered", filtered);
-        m.put("NodesExhausted", infeasible ? 0 : 1);
-        m.set("DimensionExhausted", infeasible ? json.createObjectNode() : json.createObjectNode().put("resources", 1));
-        m.put("CoalescedFailures", 0);
-        return m;
     }
 
     private void finishPending(String key, String status, String description, JsonNode failed) {
