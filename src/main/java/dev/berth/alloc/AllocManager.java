@@ -171,11 +171,9 @@ public class AllocManager {
         if (!oldGroup.name().equals(newGroup.name())) {
             throw new SpecValidationException("TaskGroup", "An update cannot change the task group");
         }
-        if (!spec.desiredTerminal()) {
-            admission.admitUpdate(oldGroup, newGroup, allocated());
-        }
-        // Ports and resources stay as admitted; an update does not re-admit.
-        existing.update(spec.withAllocatedResources(existing.record().spec().allocatedResources()));
+        // ports, devices and cores stay as admitted; a resized task's CPU and memory are admitted and recorded anew
+        existing.update(spec.desiredTerminal() ? spec.withAllocatedResources(existing.record().spec().allocatedResources())
+                : admission.admitUpdate(existing.record().spec(), spec, allocated()));
         store.putDocument(spec.id(), changes.resubmitted(spec.id(), spec.namespace(), document, spec.desiredTerminal()));
         return new SubmitResult(Outcome.UPDATED, view(existing));
     }

@@ -67,6 +67,16 @@ public interface TaskDriver {
     }
 
     /**
+     * Gives a running task a new size ({@code task}'s {@code cpuMhz}, {@code memoryMb}, {@code memoryMaxMb}; its other
+     * fields are those it was started with) without restarting it: the driver writes the new limits where it enforces
+     * them, or refuses, saying why (the caller then kills and starts the task again). Must not block longer than a few
+     * file writes or one engine call. Default: refused, the driver cannot resize a running task.
+     */
+    default ResizeResult resize(TaskHandle handle, TaskConfig task) throws DriverException {
+        return new ResizeResult.Refused("driver " + name() + " cannot resize a running task");
+    }
+
+    /**
      * Re-attaches to a task from a persisted handle after an agent restart. Throws {@link TaskNotFoundException}
      * when the task is gone (it then counts as exited and follows its restart policy).
      */

@@ -47,14 +47,26 @@ final class AllocSubmitter {
         }
     }
 
-    /** Re-submits a running allocation with a new job version (an in-place update); false when refused. */
-    boolean submitExisting(ObjectNode job, Placement p) {
+    /** What became of an in-place update. */
+    enum InPlaceOutcome {
+        SUBMITTED,
+        /** The node cannot admit the new size (a resize that does not fit). */
+        NOT_ADMITTED,
+        /** The updated spec was refused. */
+        INVALID
+    }
+
+    /** Re-submits a running allocation with a new job version (an in-place update, a resize included). */
+    InPlaceOutcome submitExisting(ObjectNode job, Placement p) {
         try {
             allocs.submit(p.allocId(), spec(job, p, nextIndex()));
-            return true;
-        } catch (AdmissionException | SpecValidationException e) {
+            return InPlaceOutcome.SUBMITTED;
+        } catch (AdmissionException e) {
+            log.warn("In-place update of {} not admitted: {}", p.name(), e.getMessage());
+            return InPlaceOutcome.NOT_ADMITTED;
+        } catch (SpecValidationException e) {
             log.warn("In-place update of {} refused: {}", p.name(), e.getMessage());
-            return false;
+            return InPlaceOutcome.INVALID;
         }
     }
 

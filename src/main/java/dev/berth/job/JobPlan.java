@@ -23,7 +23,7 @@ import dev.berth.fingerprint.HostVolume;
  * One reconcile pass for a job, computed and not yet carried out: what to stop, update in place and place. Nomad's
  * reconciler on one node: scale down stops the highest indexes, a destructive group change replaces allocations at most
  * {@code update.max_parallel} at a time (the next ones when the new ones run), an in-place change re-submits the allocation
- * with the new job, failed allocations are replaced by the reschedule policy, complete batch allocations stay complete.
+ * with the new job (also a change of tasks' CPU and memory alone, {@link ResizeOnly}: the tasks are resized in place), failed allocations are replaced by the reschedule policy, complete batch allocations stay complete.
  */
 record JobPlan(List<Placement> stops, List<InPlace> inPlace, List<Place> places, Map<String, Map<String, Integer>> desired) {
 
@@ -45,7 +45,8 @@ record JobPlan(List<Placement> stops, List<InPlace> inPlace, List<Place> places,
     record Rollout(String deploymentId, int budget, int canaries, CanaryMode canaryMode) {
     }
 
-    record InPlace(Placement placement) {
+    /** An allocation updated to the job's version in place; {@code groupHash} its group's hash from now on (a resize changes it). */
+    record InPlace(Placement placement, String groupHash) {
     }
 
     static JobPlan compute(ObjectNode job, List<Placement> mine, Function<String, Optional<AllocView>> views, long nowMs,
@@ -153,14 +154,14 @@ record JobPlan(List<Placement> stops, List<InPlace> inPlace, List<Place> places,
                     } else {
                         bump(counts, "Ignore");
                     }
-                } else if (!hash.equals(h.groupHash())) {
+                } else if (!hash.equals(h.groupHash()) && !ResizeOnly.change(g, h.groupHash(), views.apply(h.allocId()))) {
                     if (budget > 0) {
                         places.add(new Place(name, i, hash, h, true, List.of(), infeasible, false));
                         budget--;
                     }
                     bump(counts, "DestructiveUpdate");
-                } else if (h.jobVersion() != job.path("Version").asLong()) {
-                    inPlace.add(new InPlace(h));
+                } else if (h.jobVersion() != job.path("Version").asLong() || !hash.equals(h.groupHash())) {
+                    inPlace.add(new InPlace(h, hash));
                     bump(counts, "InPlaceUpdate");
                 } else {
                     bump(counts, "Ignore");

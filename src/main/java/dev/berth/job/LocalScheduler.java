@@ -151,7 +151,11 @@ public class LocalScheduler implements AutoCloseable {
             stop(p);
         }
         for (JobPlan.InPlace u : plan.inPlace()) {
-            submitExisting(job, u.placement(), deploymentOf(rollouts, u.placement().group()));
+            String deployment = deploymentOf(rollouts, u.placement().group());
+            if (!submitExisting(job, u, deployment)) { // a resize the node cannot admit: Nomad's destructive update instead
+                Placement h = u.placement();
+                place(job, new JobPlan.Place(h.group(), h.index(), u.groupHash(), h, true, List.of(), null, false), deployment);
+            }
         }
         boolean eligible = drain.eligible();
         for (JobPlan.Place place : plan.places()) {
@@ -252,13 +256,20 @@ public class LocalScheduler implements AutoCloseable {
         return true;
     }
 
-    private void submitExisting(ObjectNode job, Placement p, String deploymentId) {
-        if (submitter.submitExisting(job, p)) {
-            book.save(p.withVersion(job.path("Version").asLong(), evals.evalFor(job), deploymentId));
-            if (deploymentId != null) {
-                deployments.joined(deploymentId, p.allocId());
+    /** Updates the allocation in place; false when it is a resize (its group hash changes) that the node refused to admit. */
+    private boolean submitExisting(ObjectNode job, JobPlan.InPlace u, String deploymentId) {
+        Placement p = u.placement();
+        return switch (submitter.submitExisting(job, p)) {
+            case SUBMITTED -> {
+                book.save(p.withVersion(job.path("Version").asLong(), u.groupHash(), evals.evalFor(job), deploymentId));
+                if (deploymentId != null) {
+                    deployments.joined(deploymentId, p.allocId());
+                }
+                yield true;
             }
-        }
+            case NOT_ADMITTED -> u.groupHash().equals(p.groupHash()); // a resize that does not fit: replace instead
+            case INVALID -> true;
+        };
     }
 
     private void stop(Placement p) {

@@ -48,9 +48,12 @@ public record Placement(String allocId, String namespace, String jobId, String g
                 submitted, status, failed, update, createIndex, evalId, deploymentId, canary);
     }
 
-    /** Updated in place to {@code version} by the pass of evaluation {@code eval}, joining deployment {@code deployment}. */
-    Placement withVersion(long version, String eval, String deployment) {
-        return new Placement(allocId, namespace, jobId, group, index, version, groupHash, previousAlloc, reschedules, replaced,
+    /**
+     * Updated in place to {@code version} (its group now hashing to {@code hash}) by the pass of evaluation {@code eval},
+     * joining deployment {@code deployment}.
+     */
+    Placement withVersion(long version, String hash, String eval, String deployment) {
+        return new Placement(allocId, namespace, jobId, group, index, version, hash, previousAlloc, reschedules, replaced,
                 submitted, lastStatus, failedAt, update, createIndex, eval, deployment, canary);
     }
 

@@ -80,11 +80,17 @@ public final class NodeAdmission {
         }
     }
 
-    /** An update keeps what was admitted; only tasks it adds must fit (and may not ask for networks or devices). */
-    public void admitUpdate(TaskGroupSpec current, TaskGroupSpec updated, Usage allocated)
+    /**
+     * Admits an update of {@code current}: it keeps the ports, devices and cores that were admitted; what it adds (tasks,
+     * the growth of resized tasks) must fit ({@link UpdateAdmission}). Returns {@code updated} with the allocation's
+     * {@code AllocatedResources}, each resized task's CPU and memory the new ones.
+     */
+    public AllocationSpec admitUpdate(AllocationSpec current, AllocationSpec updated, Usage allocated)
             throws SpecValidationException, AdmissionException {
-        HostVolumeFit.check(updated, hostVolumes);
-        UpdateAdmission.check(current, updated, allocated, capacity);
+        TaskGroupSpec group = updated.group().orElseThrow();
+        HostVolumeFit.check(group, hostVolumes);
+        UpdateAdmission.check(current.group().orElseThrow(), group, allocated, capacity);
+        return updated.withAllocatedResources(ResourceAssignment.resized(current.allocatedResources(), group, capacity.mhzPerCore()));
     }
 
     /**

@@ -71,4 +71,30 @@ public final class ResourceAssignment {
             throw e;
         }
     }
+
+    /**
+     * {@code current} with each task's CPU and memory as {@code group} asks now (an in-place resize): {@code CpuShares} the
+     * task's CPU plus its reserved cores' MHz, {@code MemoryMB} and {@code MemoryMaxMB}; reserved cores, networks and
+     * devices as admitted. Null stays null (an allocation stored before it had any).
+     */
+    public static AllocationSpec.AllocatedResources resized(AllocationSpec.AllocatedResources current, TaskGroupSpec group,
+                                                            long mhzPerCore) {
+        if (current == null || current.tasks() == null) {
+            return current;
+        }
+        Map<String, AllocationSpec.AllocatedTaskResources> perTask = new LinkedHashMap<>(current.tasks());
+        for (TaskSpec t : group.tasks()) {
+            AllocationSpec.AllocatedTaskResources held = perTask.get(t.name());
+            if (held == null) {
+                continue;
+            }
+            List<Integer> cores = held.reservedCores();
+            Map<String, Long> mem = new LinkedHashMap<>();
+            mem.put("MemoryMB", (long) t.memoryMb());
+            mem.put("MemoryMaxMB", (long) t.memoryMaxMb());
+            AllocationSpec.AllocatedCpu cpu = new AllocationSpec.AllocatedCpu(t.cpu() + cores.size() * mhzPerCore, cores);
+            perTask.put(t.name(), new AllocationSpec.AllocatedTaskResources(cpu, mem, held.networks(), held.devices()));
+        }
+        return new AllocationSpec.AllocatedResources(perTask, current.shared());
+    }
 }

@@ -6,12 +6,15 @@ import java.util.stream.Collectors;
 
 import dev.berth.alloc.spec.SpecValidationException;
 import dev.berth.alloc.spec.TaskGroupSpec;
+import dev.berth.alloc.spec.TaskSize;
 import dev.berth.alloc.spec.TaskSpec;
 
 /**
- * Admission of the tasks an update adds to a known allocation. An update keeps the ports and devices admitted at creation,
- * so an added task may not ask for its own networks, devices or reserved cores (400); its CPU and memory must fit the node's unallocated
- * capacity on top of what is allocated already (409), as a new allocation's would.
+ * Admission of an update of a known allocation. An update keeps the ports and devices admitted at creation, so an added
+ * task may not ask for its own networks, devices or reserved cores (400), and a kept task may not change its number of
+ * reserved cores (400). What the update adds (the added tasks' CPU and memory, and what resized tasks ask for beyond
+ * their old size; a shrink gives back) must fit the node's unallocated capacity on top of what is allocated already
+ * (409), as a new allocation's would.
  */
 final class UpdateAdmission {
 
@@ -40,6 +43,20 @@ final class UpdateAdmission {
             }
             cpu += t.cpu();
             mem += t.memoryMb();
+        }
+        for (TaskSpec t : updated.tasks()) {
+            TaskSpec before = current.tasks().stream().filter(c -> c.name().equals(t.name())).findFirst().orElse(null);
+            if (before == null) {
+                continue;
+            }
+            TaskSize from = TaskSize.of(before);
+            TaskSize to = TaskSize.of(t);
+            if (from.cores() != to.cores()) {
+                throw new SpecValidationException("Job.TaskGroups[" + updated.name() + "].Tasks[" + t.name() + "].Resources.Cores",
+                        "An update cannot change the reserved cores of a task (" + from.cores() + " → " + to.cores() + ")");
+            }
+            cpu += to.cpuMhz() - from.cpuMhz();
+            mem += to.memoryMb() - from.memoryMb();
         }
         if (cpu > 0 && allocated.cpuMhz() + cpu > capacity.cpuMhz()) {
             throw new AdmissionException("cpu", "Resources exhausted on node: cpu (asked " + cpu + " MHz, "

@@ -3,6 +3,7 @@ package dev.berth.alloc.runner;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -17,6 +18,7 @@ import dev.berth.alloc.spec.AllocationSpec;
 import dev.berth.alloc.spec.TaskGroupSpec;
 import dev.berth.alloc.spec.TaskSpec;
 import dev.berth.alloc.store.AllocRecord;
+import dev.berth.alloc.task.ResizeDecision;
 import dev.berth.alloc.task.ResumableLoop;
 import dev.berth.alloc.task.ResumableLoop.Turn;
 import dev.berth.alloc.task.TaskCoordinator;
@@ -216,7 +218,8 @@ public final class AllocRunner {
     /**
      * Applies the newest queued update, if it is newer than the applied spec: the spec is stored, the update hooks run,
      * the task runners are made to match the updated group ({@link TaskUpdates}: a task the update no longer lists is
-     * killed, a task it adds gets a runner), and a stop kills the tasks.
+     * killed, a task it adds gets a runner, a running task whose size changed is resized in place or restarted with it,
+     * {@link TaskRunner#resize}), and a stop kills the tasks.
      */
     private void applyPendingUpdate() throws InterruptedException {
         record Applied(AllocationSpec previous, AllocationSpec next) {
@@ -241,15 +244,21 @@ public final class AllocRunner {
             log.info("killing a task the update removed: alloc={} task={}", id(), tr.name());
             tr.killRemoved();
         }
-        run.locked(() -> {
+        Map<TaskRunner, ResizeDecision> sizes = run.locked(() -> {
+            Map<TaskRunner, ResizeDecision> decided = new LinkedHashMap<>();
             if (record.get().spec() == next) { // else a newer update was applied meanwhile and did this
                 addTasks(next);
-                tasks.active().forEach(tr -> tr.update(next));
+                tasks.active().forEach(tr -> decided.put(tr, tr.update(next)));
             }
-            return null;
+            return decided;
         });
         if (!applied.previous().desiredTerminal() && next.desiredTerminal()) {
             killTasks("alloc stopped");
+        } else {
+            // outside the lock: a task the new size cannot be written for restarts, and that waits for its old process
+            for (var sized : sizes.entrySet()) {
+                sized.getKey().resize(sized.getValue());
+            }
         }
     }
 

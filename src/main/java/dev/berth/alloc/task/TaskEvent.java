@@ -6,6 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
 
+import dev.berth.alloc.spec.TaskSize;
 import dev.berth.driver.ExitResult;
 import dev.berth.driver.GoDuration;
 
@@ -42,6 +43,8 @@ public record TaskEvent(String type, Instant time, String message, Map<String, S
     public static final String NOT_RESTARTING = "Not Restarting";
     public static final String RESTART_SIGNALED = "Restart Signaled";
     public static final String SIGNALING = "Signaling";
+    /** The running task was given a new size in place, without a restart (Berth's type: Nomad replaces the task). */
+    public static final String RESIZED = "Resized";
     /** An {@code alloc exec} session was started (Berth's type; Nomad emits no event for exec). */
     public static final String EXEC = "Exec";
     /** The task's cgroup throttled it at {@code memory.high} in a burst (Berth's type; details hold the counts). */
@@ -153,6 +156,38 @@ public record TaskEvent(String type, Instant time, String message, Map<String, S
 
     public static TaskEvent restartSignaled(Instant now, String reason) {
         return of(RESTART_SIGNALED, now, "", Map.of("restart_reason", reason), false);
+    }
+
+    /**
+     * The running task has a new size, written in place: the message and the details {@code old_*} / {@code new_*}
+     * ({@code cpu} MHz, {@code memory_mb}, {@code memory_max_mb}, {@code cores}) name both sizes.
+     */
+    public static TaskEvent resized(Instant now, TaskSize from, TaskSize to) {
+        String message = "Task resized in place from " + from + " to " + to;
+        Map<String, String> details = sizes(from, to);
+        details.put("message", message);
+        return of(RESIZED, now, message, details, false);
+    }
+
+    /** An update's new size could not be written in place: the task restarts with it; {@code restart_reason} says why. */
+    public static TaskEvent resizeByRestart(Instant now, TaskSize from, TaskSize to, String why) {
+        Map<String, String> details = sizes(from, to);
+        details.put("restart_reason", "Restarting to resize from " + from + " to " + to + ": " + why);
+        details.put("resize_refused", why);
+        return of(RESTART_SIGNALED, now, "", details, false);
+    }
+
+    private static Map<String, String> sizes(TaskSize from, TaskSize to) {
+        Map<String, String> d = new LinkedHashMap<>();
+        d.put("old_cpu", Integer.toString(from.cpuMhz()));
+        d.put("new_cpu", Integer.toString(to.cpuMhz()));
+        d.put("old_memory_mb", Integer.toString(from.memoryMb()));
+        d.put("new_memory_mb", Integer.toString(to.memoryMb()));
+        d.put("old_memory_max_mb", Integer.toString(from.memoryMaxMb()));
+        d.put("new_memory_max_mb", Integer.toString(to.memoryMaxMb()));
+        d.put("old_cores", Integer.toString(from.cores()));
+        d.put("new_cores", Integer.toString(to.cores()));
+        return d;
     }
 
     public static TaskEvent signaling(Instant now, String signal, String reason) {

@@ -5,9 +5,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import org.slf4j.Logger;
@@ -65,6 +62,7 @@ public final class TaskRunner {
     private final TaskStateRecorder rec;
     private final ExitStep exits;
     private final RestartStep restarts;
+    private final TaskResize resizer;
     private final ResumableLoop loop;
     private final CompletableFuture<Void> killSignal = new CompletableFuture<>();
     private final CompletableFuture<Void> shutdownSignal = new CompletableFuture<>();
@@ -86,6 +84,7 @@ public final class TaskRunner {
         this.exits = new ExitStep(new TaskStopper(ctx.driver(), ctx.killTimeout(), ctx.task().killSignal(), ctx.sleeper()), hooks,
                 rec, ctx.tracker(), ctx.clock());
         this.restarts = new RestartStep(ctx.tracker(), rec, ctx.sleeper(), ctx.clock());
+        this.resizer = new TaskResize(ctx, event -> rec.restartRunning(false, () -> emit(event), killWait()));
         this.hookContext = new TaskHookContext(ctx.alloc(), ctx.group(), ctx.task(), ctx.allocDir().path(),
                 ctx.allocDir().taskDir(ctx.task().name()), ctx.driver(), this::emit);
         this.phase = ctx.restoredState() != null ? Phase.RESTORING : Phase.PRESTART;
@@ -187,7 +186,7 @@ public final class TaskRunner {
         Map<String, String> env = hooks.prestart(hookContext, base.env(), rec.hookStates(), devices);
         TaskHandle h;
         try {
-            h = ctx.driver().start(ctx.taskConfig(base.withEnv(env), devices));
+            h = ctx.driver().start(ctx.taskConfig(hookContext.alloc(), hookContext.task(), base.withEnv(env), devices));
         } catch (RuntimeException e) {
             // a driver bug or input validation missed: the task fails with a clear event, never a stuck allocation
             log.error("driver start failed unexpectedly: alloc={} task={}", ctx.alloc().id(), name(), e);
@@ -281,13 +280,25 @@ public final class TaskRunner {
         done.complete(null);
     }
 
-    /** Runs the task update hooks for a non-terminal alloc update (the caller serializes updates). */
-    public void update(AllocationSpec alloc) {
+    /**
+     * Takes an alloc update (the caller serializes updates): the task's new size ({@link ResizeDecision#decide}) is used
+     * from the next start on, the task update hooks run for a non-terminal update. Returns what the size change means for
+     * the running process, for {@link #resize}.
+     */
+    public ResizeDecision update(AllocationSpec alloc) {
         TaskHookContext old = hookContext;
-        hookContext = new TaskHookContext(alloc, old.group(), old.task(), old.allocDir(), old.taskDir(), old.driver(), old.events());
+        ResizeDecision decision = ResizeDecision.decide(old.task(), TaskResize.taskIn(alloc, old.task()));
+        hookContext = new TaskHookContext(alloc, old.group(), TaskResize.sized(old.task(), decision.to()), old.allocDir(), old.taskDir(),
+                old.driver(), old.events());
         if (!alloc.desiredTerminal()) {
             hooks.update(hookContext, alloc);
         }
+        return decision;
+    }
+
+    /** Gives the running task the size {@link #update} decided: in place, else by a restart ({@link TaskResize}). */
+    public ResizeDecision resize(ResizeDecision decision) throws InterruptedException {
+        return resizer.apply(decision, rec.runningHandle(), hookContext);
     }
 
     /**
@@ -370,15 +381,8 @@ public final class TaskRunner {
     }
 
     private void awaitDone(Duration wait) throws InterruptedException {
-        if (!started.get()) {
-            return;
-        }
-        try {
-            done.get(wait.toNanos(), TimeUnit.NANOSECONDS);
-        } catch (ExecutionException e) {
-            // done never fails
-        } catch (TimeoutException e) {
-            log.warn("task runner did not finish within {}: alloc={} task={}", wait, ctx.alloc().id(), name());
+        if (started.get()) {
+            TaskStopper.awaitRunOver(done, wait, ctx.alloc().id(), name());
         }
     }
 

@@ -47,6 +47,11 @@ public record TaskRunnerContext(AllocationSpec alloc, TaskGroupSpec group, TaskS
 
     /** As {@link #taskConfig(Map, List)}, the task's {@code Config} interpolated (every string, nested) by {@code env}. */
     public TaskConfig taskConfig(Interpolator env, List<TaskDevice> devices) {
+        return taskConfig(alloc, task, env, devices);
+    }
+
+    /** As {@link #taskConfig(Interpolator, List)} for the alloc and task an update left the runner with. */
+    public TaskConfig taskConfig(AllocationSpec alloc, TaskSpec task, Interpolator env, List<TaskDevice> devices) {
         AllocationSpec.AllocatedCpu cpu = alloc.allocatedCpu(task.name());
         // a task that reserved cores asked for no MHz: its CPU is what admission gave (cores × MHz per core)
         int cpuMhz = cpu != null && cpu.cpuShares() > 0 ? (int) cpu.cpuShares() : task.cpu();

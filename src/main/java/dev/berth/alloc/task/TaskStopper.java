@@ -135,4 +135,15 @@ final class TaskStopper {
             return new ExitResult(0, 0, false, String.valueOf(cause.getMessage()));
         }
     }
+
+    /** Waits up to {@code wait} for a task runner's run to be over; a run that takes longer is logged, not waited for. */
+    static void awaitRunOver(CompletableFuture<Void> done, Duration wait, String allocId, String task) throws InterruptedException {
+        try {
+            done.get(wait.toNanos(), TimeUnit.NANOSECONDS);
+        } catch (ExecutionException e) {
+            // done never fails
+        } catch (TimeoutException e) {
+            log.warn("task runner did not finish within {}: alloc={} task={}", wait, allocId, task);
+        }
+    }
 }

@@ -19,6 +19,7 @@ import dev.berth.driver.DriverException;
 import dev.berth.driver.DriverFingerprint;
 import dev.berth.driver.ExitResult;
 import dev.berth.driver.HealthState;
+import dev.berth.driver.ResizeResult;
 import dev.berth.driver.TaskConfig;
 import dev.berth.driver.TaskConfigValidationException;
 import dev.berth.driver.TaskHandle;
@@ -29,6 +30,7 @@ import dev.berth.driver.rawexec.RawExecDriver;
 import dev.berth.driver.rawexec.RawExecTaskConfig;
 import dev.berth.host.cgroup.CgroupLimits;
 import dev.berth.host.cgroup.CgroupManager;
+import dev.berth.host.cgroup.CgroupResize;
 import dev.berth.host.cgroup.CgroupSetup;
 import dev.berth.host.cgroup.CgroupUnavailableException;
 import dev.berth.host.cgroup.CgroupVersion;
@@ -150,12 +152,8 @@ public class ExecDriver implements HostExecDriver, AutoCloseable {
             throw new DriverException("failed to decode driver config: " + e.getMessage(), false, e);
         }
         Path program = BinaryLookup.require(config.command(), task);
-        long pids = config.pidsLimit() > 0 ? config.pidsLimit() : defaultPidsLimit;
-        long quota = config.cpuHardLimit() && task.cpuMhz() > 0 ? CgroupLimits.cpuQuotaUs(task.cpuMhz(), mhzPerCore, config.cfsPeriodUs()) : 0;
-        long memory = task.memoryMb() * 1024L * 1024L;
-        long swapBytes = swap.forTask(memory, config.swapMb() < 0 ? -1 : config.swapMb() * 1024L * 1024L);
-        CgroupLimits limits = new CgroupLimits(memory, task.memoryMaxMb() * 1024L * 1024L, task.cpuMhz(), pids,
-                quota, quota > 0 ? config.cfsPeriodUs() : 0, swapBytes);
+        CgroupLimits limits = limits(task, config);
+        long pids = limits.pidsMax();
         TaskCgroup cgroup;
         try {
             cgroup = cgroups.make(task.allocId(), task.taskName(), limits, task.reservedCores());
@@ -193,6 +191,42 @@ public class ExecDriver implements HostExecDriver, AutoCloseable {
         log.info("started exec task {} in cgroup {} (memory {} B, swap {} B, shares {}, cpu quota {}/{} us, pids {})", task.id(),
                 cgroup.name(), limits.hardMemoryLimit(), limits.swapBytes(), limits.cpuShares(), limits.cpuQuotaUs(), limits.cpuPeriodUs(), pids);
         return new TaskHandle(NAME, started.taskId(), started.startedAt(), state);
+    }
+
+    /** The cgroup limits of a task: its memory, memory_max, CPU shares and swap budget, pids and CPU ceiling from its config. */
+    private CgroupLimits limits(TaskConfig task, ExecTaskConfig config) {
+        long pids = config.pidsLimit() > 0 ? config.pidsLimit() : defaultPidsLimit;
+        long quota = config.cpuHardLimit() && task.cpuMhz() > 0 ? CgroupLimits.cpuQuotaUs(task.cpuMhz(), mhzPerCore, config.cfsPeriodUs()) : 0;
+        long memory = task.memoryMb() * 1024L * 1024L;
+        long swapBytes = swap.forTask(memory, config.swapMb() < 0 ? -1 : config.swapMb() * 1024L * 1024L);
+        return new CgroupLimits(memory, task.memoryMaxMb() * 1024L * 1024L, task.cpuMhz(), pids,
+                quota, quota > 0 ? config.cfsPeriodUs() : 0, swapBytes);
+    }
+
+    /**
+     * Writes the task's new limits into its cgroup ({@link CgroupResize}): the same limits a start with the new size would
+     * write. Refused when the cgroup is gone or the kernel would have to take memory the task uses.
+     */
+    @Override
+    public ResizeResult resize(TaskHandle handle, TaskConfig task) throws DriverException {
+        Optional<TaskCgroup> cgroup = cgroupOf(handle);
+        if (cgroup.isEmpty()) {
+            return new ResizeResult.Refused("the task's cgroup is gone");
+        }
+        CgroupLimits limits;
+        try {
+            limits = limits(task, ExecTaskConfig.parse(task.config()));
+        } catch (TaskConfigValidationException e) {
+            throw new DriverException("failed to decode driver config: " + e.getMessage(), false, e);
+        }
+        Optional<String> refused = CgroupResize.apply(cgroup.get(), limits);
+        if (refused.isPresent()) {
+            return new ResizeResult.Refused(refused.get());
+        }
+        log.info("resized exec task {} in cgroup {} (memory {} B, soft {} B, swap {} B, shares {}, cpu quota {}/{} us)", task.id(),
+                cgroup.get().name(), limits.hardMemoryLimit(), limits.softMemoryLimit(), limits.swapBytes(), limits.cpuShares(),
+                limits.cpuQuotaUs(), limits.cpuPeriodUs());
+        return new ResizeResult.Applied("cgroup " + cgroup.get().name() + " rewritten");
     }
 
     @Override

@@ -27,6 +27,7 @@ import dev.berth.driver.DriverException;
 import dev.berth.driver.DriverFingerprint;
 import dev.berth.driver.DriverSignals;
 import dev.berth.driver.ExitResult;
+import dev.berth.driver.ResizeResult;
 import dev.berth.driver.TaskConfig;
 import dev.berth.driver.TaskConfigValidationException;
 import dev.berth.driver.TaskDriver;
@@ -230,6 +231,12 @@ public class MockDriver implements TaskDriver, AutoCloseable {
             task.finish();
         }
         tasks.remove(handle.taskId(), task);
+    }
+
+    /** A mock task has no resources to change: every new size is applied. */
+    @Override
+    public ResizeResult resize(TaskHandle handle, TaskConfig task) {
+        return new ResizeResult.Applied("mock_driver has no limits");
     }
 
     @Override

@@ -25,6 +25,7 @@ import dev.berth.driver.DriverFingerprint;
 import dev.berth.driver.DriverSignals;
 import dev.berth.driver.ExitResult;
 import dev.berth.driver.ProcessSignals;
+import dev.berth.driver.ResizeResult;
 import dev.berth.driver.TaskConfig;
 import dev.berth.driver.TaskConfigValidationException;
 import dev.berth.driver.TaskHandle;
@@ -302,6 +303,12 @@ public class RawExecDriver implements HostExecDriver, AutoCloseable {
      * Running with the same start ticks → reattached (not our child: its exit is watched by {@link RecoveredExits}); exited
      * with an exit file → a handle whose wait completes at once with that exit; otherwise {@link TaskNotFoundException}.
      */
+    /** raw_exec enforces no limits (its cgroup is for stats and cores): a new size changes nothing on the host. */
+    @Override
+    public ResizeResult resize(TaskHandle handle, TaskConfig task) {
+        return new ResizeResult.Applied("raw_exec enforces no limits");
+    }
+
     @Override
     public TaskHandle recover(TaskHandle handle) throws DriverException {
         RawTask known = tasks.get(handle.taskId());

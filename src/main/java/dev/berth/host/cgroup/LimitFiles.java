@@ -65,6 +65,43 @@ final class LimitFiles {
         }
     }
 
+    /**
+     * Writes new limits into the cgroup of a running task (an in-place resize), so that every limit is the new one,
+     * also those the new limits leave unset (v1 soft limit back to unlimited, v2 {@code memory.low} to 0 and
+     * {@code memory.high} to {@code max}). v1 keeps memory+swap at or above memory at every step: a larger limit writes
+     * {@code memory.memsw.limit_in_bytes} first, a smaller one {@code memory.limit_in_bytes} first (where the kernel
+     * answers EBUSY when it cannot reclaim down to it, and nothing has changed yet).
+     */
+    static void rewrite(TaskCgroup cgroup, CgroupLimits limits) throws IOException {
+        long hard = limits.hardMemoryLimit();
+        if (cgroup.version() == CgroupVersion.V1) {
+            Path memory = cgroup.dir("memory");
+            if (hard > 0) {
+                boolean memsw = Files.exists(memory.resolve("memory.memsw.limit_in_bytes"));
+                boolean growing = hard > Long.parseLong(Files.readString(memory.resolve("memory.limit_in_bytes")).strip());
+                if (memsw && growing) {
+                    write(memory, "memory.memsw.limit_in_bytes", hard + limits.swapBytes());
+                }
+                write(memory, "memory.limit_in_bytes", hard);
+                if (memsw && !growing) {
+                    write(memory, "memory.memsw.limit_in_bytes", hard + limits.swapBytes());
+                }
+            }
+            write(memory, "memory.soft_limit_in_bytes", limits.softMemoryLimit() > 0 ? limits.softMemoryLimit() : -1);
+        } else {
+            Path dir = cgroup.dir(TaskCgroup.UNIFIED);
+            write(dir, "memory.low", limits.softMemoryLimit());
+            Files.writeString(dir.resolve("memory.high"), limits.highMemoryLimit() > 0 ? Long.toString(limits.highMemoryLimit()) : "max",
+                    StandardCharsets.US_ASCII);
+        }
+        CgroupLimits rest = new CgroupLimits(0, 0, limits.cpuShares(), limits.pidsMax(), limits.cpuQuotaUs(), limits.cpuPeriodUs());
+        if (cgroup.version() == CgroupVersion.V2 && hard > 0) {
+            rest = new CgroupLimits(hard, 0, limits.cpuShares(), limits.pidsMax(), limits.cpuQuotaUs(), limits.cpuPeriodUs(),
+                    limits.swapBytes());
+        }
+        write(cgroup, rest);
+    }
+
     private static void write(Path dir, String file, long value) throws IOException {
         Files.writeString(dir.resolve(file), Long.toString(value), StandardCharsets.US_ASCII);
     }

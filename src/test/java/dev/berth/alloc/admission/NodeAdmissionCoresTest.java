@@ -110,7 +110,12 @@ class NodeAdmissionCoresTest {
         tasks.add(renamed);
 
         assertThatExceptionOfType(dev.berth.alloc.spec.SpecValidationException.class)
-                .isThrownBy(() -> admission.admitUpdate(current, current.with(tasks, current.restartPolicy(), current.networks()), Usage.NONE))
+                .isThrownBy(() -> admission.admitUpdate(admitted, withGroup(admitted, current.with(tasks, current.restartPolicy(),
+                        current.networks())), Usage.NONE))
                 .withMessageContaining("cannot reserve cores");
+    }
+
+    private static AllocationSpec withGroup(AllocationSpec spec, dev.berth.alloc.spec.TaskGroupSpec group) {
+        return spec.withJob(spec.job().withTaskGroups(List.of(group)));
     }
 }
