@@ -44,7 +44,6 @@ final class TemplateWatcher implements AutoCloseable {
     private final Sleeper sleeper;
     private final CompletableFuture<Void> closed = new CompletableFuture<>();
     private volatile long index;
-    private Thread thread;
 
     TemplateWatcher(String key, ChangeFeed feed, Predicate<Change> filter, long index, TaskTemplates templates, List<TemplateSpec> specs,
                     Consumer<TaskEvent> events, ChangeModes modes, Clock clock, Sleeper sleeper) {
@@ -61,7 +60,7 @@ final class TemplateWatcher implements AutoCloseable {
     }
 
     void start() {
-        thread = Thread.ofVirtual().name("berth-template-" + key).start(this::run);
+        Thread.ofVirtual().name("berth-template-" + key).start(this::run);
     }
 
     /** A start rendered again: changes up to {@code renderedAt} are in the files already. */
@@ -69,12 +68,13 @@ final class TemplateWatcher implements AutoCloseable {
         index = Math.max(index, renderedAt);
     }
 
+    /**
+     * Ends the watch. The watcher is woken through {@link #closed}, never interrupted: it may be writing the task's
+     * events to the state database, whose file channel an interrupt would close for the whole agent.
+     */
     @Override
     public void close() {
         closed.complete(null);
-        if (thread != null) {
-            thread.interrupt();
-        }
     }
 
     private void run() {
@@ -97,7 +97,8 @@ final class TemplateWatcher implements AutoCloseable {
     private long next(long after, Duration timeout) throws InterruptedException {
         CompletableFuture<Long> change = feed.awaitChange(after, filter, timeout);
         try {
-            return change.get();
+            CompletableFuture.anyOf(change, closed).get();
+            return closed.isDone() || change.isCompletedExceptionally() ? 0 : change.getNow(0L);
         } catch (ExecutionException e) {
             return 0;
         } finally {
@@ -116,7 +117,7 @@ final class TemplateWatcher implements AutoCloseable {
         while (clock.instant().isBefore(deadline)) {
             CompletableFuture<Long> more = feed.awaitChange(at, filter, max);
             try {
-                if (sleeper.sleep(min, more) || closed.isDone()) {
+                if (sleeper.sleep(min, CompletableFuture.anyOf(more, closed)) || closed.isDone()) {
                     return;
                 }
                 Long next = more.getNow(0L);
