@@ -14,7 +14,6 @@ import java.util.concurrent.ScheduledThreadPoolExecutor;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 import org.junit.jupiter.api.io.TempDir;
 
 import dev.berth.alloc.spec.AllocSpecs;
@@ -154,34 +153,7 @@ class ResizeKernelTest {
         assertThat(HostCgroups.memoryLimit(cgroupOf(v1))).isEqualTo(24 * MB);
     }
 
-    /**
-     * The cost of a resize: from the alloc update to the new memory limit in the task's cgroup, 200 times alternating
-     * between two sizes. Run with {@code -Dberth.bench.resize=true}; prints the percentiles.
-     */
-    @Test
-    @EnabledIfSystemProperty(named = "berth.bench.resize", matches = "true")
-    void costOfAResize() throws Exception {
-        AllocationSpec spec = alloc("exec", List.of("-c", "exec sleep 600"), 100, 64, null);
-        AllocRunner r = running(exec, spec);
-        TaskCgroup cgroup = cgroupOf(spec);
-        List<Long> nanos = new ArrayList<>();
-        for (int i = 0; i < 200; i++) {
-            int memory = i % 2 == 0 ? 96 : 64;
-            spec = next(spec, 100, memory, null);
-            long start = System.nanoTime();
-            r.update(spec);
-            while (HostCgroups.memoryLimit(cgroup) != memory * MB) {
-                Thread.onSpinWait();
-            }
-            nanos.add(System.nanoTime() - start);
-        }
-        List<Long> sorted = nanos.stream().sorted().toList();
-        System.out.printf("resize (update → cgroup written), %d runs, cgroup %s: p50 %.2f ms, p90 %.2f ms, p99 %.2f ms, max %.2f ms%n",
-                sorted.size(), cgroup.version(), sorted.get(100) / 1e6, sorted.get(180) / 1e6, sorted.get(198) / 1e6,
-                sorted.getLast() / 1e6);
-    }
-
-    private AllocRunner running(TaskDriver driver, AllocationSpec spec) {
+    AllocRunner running(TaskDriver driver, AllocationSpec spec) {
         h = new RunnerHarness(dir.resolve("allocs"), driver, Sleeper.system());
         AllocRunner r = h.runner(spec);
         r.start();
@@ -189,7 +161,7 @@ class ResizeKernelTest {
         return r;
     }
 
-    private static AllocationSpec alloc(String driver, List<String> args, int cpu, int memory, Integer memoryMax) {
+    static AllocationSpec alloc(String driver, List<String> args, int cpu, int memory, Integer memoryMax) {
         TaskSpec t = new TaskSpec("t", driver, Map.of("command", "/bin/sh", "args", args), null,
                 new ResourcesSpec(cpu, memory, memoryMax, null), null, null, null, false, null, null, null);
         TaskGroupSpec group = new TaskGroupSpec("g", 1, List.of(t), null, null, null, null);
@@ -199,7 +171,7 @@ class ResizeKernelTest {
     }
 
     /** {@code spec}'s update (the next AllocModifyIndex) that gives task t a new size and changes nothing else. */
-    private static AllocationSpec next(AllocationSpec spec, int cpu, int memory, Integer memoryMax) {
+    static AllocationSpec next(AllocationSpec spec, int cpu, int memory, Integer memoryMax) {
         TaskGroupSpec g = spec.group().orElseThrow();
         TaskSpec t = g.tasks().getFirst();
         TaskSpec sized = t.withResources(new ResourcesSpec(cpu, memory, memoryMax, null));
@@ -211,7 +183,7 @@ class ResizeKernelTest {
         return Long.parseLong(h.store.taskLocalState(spec.id(), "t").orElseThrow().handle().driverState().get("pid"));
     }
 
-    private TaskCgroup cgroupOf(AllocationSpec spec) {
+    TaskCgroup cgroupOf(AllocationSpec spec) {
         String name = h.store.taskLocalState(spec.id(), "t").orElseThrow().handle().driverState().get("cgroup");
         return cgroups.find(name).orElseThrow();
     }
